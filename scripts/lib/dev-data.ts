@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'csv-parse/sync';
+
+/**
+ * The development datasets live beside the project, never inside it (several licences are
+ * non-commercial). HUMANLIKE_DEV_DATA overrides the location.
+ */
+export const DEV_DATA_DIR = resolve(process.env.HUMANLIKE_DEV_DATA ?? resolve(__dirname, '..', '..', '..', 'shared', 'datasets', 'dev'));
+
+/** Absolute path of a file inside the development data folder; throws a clear error if absent. */
+export function devPath(...parts: string[]): string {
+  const p = resolve(DEV_DATA_DIR, ...parts);
+  if (!existsSync(p)) throw new Error(`development data not found: ${p} (set HUMANLIKE_DEV_DATA)`);
+  return p;
+}
+
+/** Reads a CSV with a header row into records. */
+export function readCsv(...parts: string[]): Record<string, string>[] {
+  return parse(readFileSync(devPath(...parts), 'utf8'), { columns: true, skip_empty_lines: true, relax_quotes: true, bom: true });
+}
+
+/** Reads a JSON-lines file. */
+export function readJsonl<T = Record<string, unknown>>(...parts: string[]): T[] {
+  return readFileSync(devPath(...parts), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+}
+
+/** A human/AI pair from the provenance datasets. */
+export interface TextPair {
+  id: string;
+  domain: string;
+  generator: string;
+  human: string;
+  ai: string;
+}
+
+function sharedPrefixWords(a: string, b: string): number {
+  const wa = a.split(/\s+/);
+  const wb = b.split(/\s+/);
+  let n = 0;
+  while (n < wa.length && n < wb.length && wa[n] === wb[n]) n++;
+  return n;
+}
+
+/**
+ * Fast-DetectGPT pairs of one domain with the shared opening stripped from both sides
+ * (both texts start with the same human prefix, which would otherwise leak the label).
+ */
+export function fastdetectPairs(domain: 'writing' | 'xsum'): TextPair[] {
+  const rows = readJsonl<{ pair_id: string; domain: string; generator: string; human_text: string; ai_text: string }>('fastdetect-gpt34', 'pairs.jsonl');
+  return rows
+    .filter((r) => r.domain === domain)
+    .map((r) => {
+      const n = sharedPrefixWords(r.human_text, r.ai_text);
+      const strip = (t: string) => t.split(/\s+/).slice(n).join(' ');
+      return { id: String(r.pair_id), domain: r.domain, generator: r.generator, human: strip(r.human_text), ai: strip(r.ai_text) };
+    });
+}
+
+/** MGTBench TruthfulQA pairs: the human best answer vs the ChatGPT answer, with the question. */
+export function truthfulqaPairs(): (TextPair & { question: string })[] {
+  const rows = readJsonl<{ pair_id: string | number; category: string; question: string; human_text: string; ai_text: string }>('mgtbench-truthfulqa', 'pairs.jsonl');
+  return rows.map((r) => ({ id: String(r.pair_id), domain: 'truthfulqa', generator: 'chatgpt', human: r.human_text, ai: r.ai_text, question: r.question }));
+}
+
+/**
+ * A deterministic fold for an item id (FNV-1a), so fitting and evaluation agree on which items
+ * were held back without storing any split.
+ */
+export function foldOf(id: string, folds = 5): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % folds;
+}

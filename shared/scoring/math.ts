@@ -1,0 +1,59 @@
+/** Clamps x into [lo, hi]. */
+export function clamp(x: number, lo = 0, hi = 1): number {
+  return x < lo ? lo : x > hi ? hi : x;
+}
+
+/** The logistic function. */
+export function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/** Rounds for output only (3 decimals by default); measures keep full precision. */
+export function round(x: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** Mean of a list (0 for an empty list). */
+export function mean(xs: readonly number[]): number {
+  if (xs.length === 0) return 0;
+  let s = 0;
+  for (const x of xs) s += x;
+  return s / xs.length;
+}
+
+/** Population standard deviation (0 for fewer than two values). */
+export function stdev(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const m = mean(xs);
+  let s = 0;
+  for (const x of xs) s += (x - m) ** 2;
+  return Math.sqrt(s / xs.length);
+}
+
+/** A linear model stored as data: standardization, weights and intercept. */
+export interface LinearModel {
+  features: string[];
+  mean: number[];
+  scale: number[];
+  weights: number[];
+  intercept: number;
+}
+
+/**
+ * Evaluates a standardized linear model on a feature record.
+ * @param model - the fitted model
+ * @param x - feature values by name (missing ones count as the training mean)
+ * @returns the linear predictor and each feature's contribution
+ */
+export function linearPredict(model: LinearModel, x: Record<string, number>): { value: number; contributions: number[] } {
+  let value = model.intercept;
+  const contributions: number[] = new Array(model.features.length);
+  for (let i = 0; i < model.features.length; i++) {
+    const raw = x[model.features[i]];
+    const z = raw === undefined ? 0 : (raw - model.mean[i]) / (model.scale[i] || 1);
+    contributions[i] = model.weights[i] * z;
+    value += contributions[i];
+  }
+  return { value, contributions };
+}
