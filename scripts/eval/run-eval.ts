@@ -1,0 +1,47 @@
+// `npm run eval`: development figures of the scorer on ../shared/datasets/dev, one table, each
+// figure beside its target. Reads development data only.
+import type { EvalRow } from './eval-row';
+import * as humanLikeness from './human-likeness.eval';
+import * as formality from './formality.eval';
+import * as empathy from './empathy.eval';
+import * as directness from './directness.eval';
+import * as hesitation from './hesitation.eval';
+import { DEV_DATA_DIR } from '../lib/dev-data';
+import { SCORER_VERSION } from '../../shared/scoring';
+
+const SECTIONS: [string, { evaluate(): Promise<EvalRow[]> }][] = [
+  ['human_likeness', humanLikeness],
+  ['formality', formality],
+  ['empathy', empathy],
+  ['directness', directness],
+  ['hesitation', hesitation],
+];
+
+function cell(s: string, n: number): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+async function run(): Promise<void> {
+  console.log(`humanlike eval  scorer ${SCORER_VERSION}  data ${DEV_DATA_DIR}\n`);
+  const rows: EvalRow[] = [];
+  for (const [name, section_] of SECTIONS) {
+    const started = Date.now();
+    const section = await section_.evaluate();
+    rows.push(...section);
+    process.stderr.write(`${name}: ${section.length} rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+  const header = `${cell('metric', 34)} ${cell('dataset', 46)} ${cell('n', 6)} ${cell('value', 8)} ${cell('target', 8)} ok`;
+  console.log(header);
+  console.log('-'.repeat(header.length));
+  for (const r of rows) {
+    const ok = r.pass === undefined ? '' : r.pass ? 'yes' : 'NO';
+    console.log(`${cell(r.metric, 34)} ${cell(r.dataset, 46)} ${cell(String(r.n), 6)} ${cell(r.value.toFixed(3), 8)} ${cell(r.target, 8)} ${ok}`);
+  }
+  const failed = rows.filter((r) => r.pass === false);
+  console.log(`\n${rows.filter((r) => r.pass !== undefined).length - failed.length}/${rows.filter((r) => r.pass !== undefined).length} targets met`);
+}
+
+run().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

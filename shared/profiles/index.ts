@@ -1,0 +1,2 @@
+export type { Profile, Tempo, ProfileOverrides } from './profile';
+export { PROFILES, findProfile } from './profiles';

@@ -1,0 +1,369 @@
+import type { Analysis, LexiconHit, Sentence, Span } from './types';
+import type { Contribution, EmpathyMeasure, MechanismLevel } from './measure-types';
+import { compileLexicon, type Lexicon } from './lexicon';
+import { clamp } from './math';
+import { spanOf } from './span';
+import { stem } from './stem';
+import {
+  DISTRESS_NEGATORS,
+  DISTRESS_PHRASES,
+  EMPATHY_PHRASES,
+  GENERIC_STEMS,
+  NEGATION_BRIDGE,
+  STANCE_AFTER_I,
+  STANCE_SKIP,
+  VALENCE_PHRASES,
+  VARIABLE_I_NEXT,
+} from './lexicons/empathy';
+import config from './weights/empathy.json';
+
+/** The three EPITOME mechanisms: emotional reactions, interpretations, explorations. */
+export type Mechanism = 'er' | 'ip' | 'ex';
+
+/** The raw evidence behind an empathy measure; the fit script reads the same numbers the measure uses. */
+export interface EmpathyFeatures {
+  levels: Record<Mechanism, MechanismLevel>;
+  /** Number of sentences holding at least one marker of the mechanism. */
+  sentences: Record<Mechanism, number>;
+  /** Marker spans per mechanism, in text order. */
+  spans: Record<Mechanism, Span[]>;
+  /** Warm words of the reply, saturating in 0..1. */
+  warmth: number;
+  /** Contemptuous words of the reply ("get over it", "pathetic"), saturating in 0..1. */
+  contempt: number;
+  warmthSpans: Span[];
+  contemptSpans: Span[];
+}
+
+interface Marker {
+  mechanism: Mechanism;
+  sentence: number;
+  start: number;
+  end: number;
+}
+
+type Phrase = Lexicon['byFirst'] extends Map<string, (infer P)[]> ? P : never;
+
+/**
+ * The lexicon phrases that start at one word, indexed by their second word as well. Dozens of empathy
+ * phrases start with "i" or "you" and matchLexicon tries each of them at every "i"; with this index a token
+ * costs one map lookup, which keeps the measure inside its budget (~40 us per 100-word reply). Matching is
+ * the same as matchLexicon's: left to right, longest phrase first, no overlaps (the eval figures came out
+ * identical with either matcher).
+ */
+interface Starts {
+  single?: Phrase;
+  bySecond?: Map<string, Phrase[]>;
+}
+
+/** What the reply scan needs to know about one word, found with a single lookup. */
+interface WordInfo {
+  phrase?: Starts;
+  valence?: Starts;
+  /** 1 first person, 2 second person, 0 neither. */
+  person: 0 | 1 | 2;
+}
+
+function indexStarts(lex: Lexicon): Map<string, Starts> {
+  if (lex.wildcardFirst.length > 0) throw new Error('lexicon: wildcards are not supported here');
+  const index = new Map<string, Starts>();
+  for (const [first, list] of lex.byFirst) {
+    const starts: Starts = {};
+    for (const p of list) {
+      if (p.parts.includes('*')) throw new Error(`lexicon: wildcards are not supported here (${p.id})`);
+      if (p.parts.length === 1) {
+        starts.single ??= p;
+        continue;
+      }
+      starts.bySecond ??= new Map();
+      const bucket = starts.bySecond.get(p.parts[1]) ?? [];
+      bucket.push(p);
+      starts.bySecond.set(p.parts[1], bucket);
+    }
+    index.set(first, starts);
+  }
+  return index;
+}
+
+/** The longest phrase of `starts` that matches at token i, if any. */
+function phraseAt(tokens: Analysis['tokens'], i: number, starts: Starts): Phrase | undefined {
+  const bucket = starts.bySecond && i + 1 < tokens.length ? starts.bySecond.get(tokens[i + 1].norm) : undefined;
+  if (bucket) {
+    for (const p of bucket) {
+      if (i + p.parts.length > tokens.length) continue;
+      let k = 2;
+      while (k < p.parts.length && tokens[i + k].norm === p.parts[k]) k++;
+      if (k === p.parts.length) return p;
+    }
+  }
+  return starts.single;
+}
+
+function hitOf(tokens: Analysis['tokens'], i: number, p: Phrase): LexiconHit {
+  const length = p.parts.length;
+  return { id: p.id, category: p.category, weight: p.weight, token: i, length, start: tokens[i].start, end: tokens[i + length - 1].end };
+}
+
+function buildVocabulary(): Map<string, WordInfo> {
+  const vocabulary = new Map<string, WordInfo>();
+  const entry = (word: string): WordInfo => {
+    let info = vocabulary.get(word);
+    if (!info) vocabulary.set(word, (info = { person: 0 }));
+    return info;
+  };
+  for (const [word, starts] of indexStarts(compileLexicon(EMPATHY_PHRASES))) entry(word).phrase = starts;
+  for (const [word, starts] of indexStarts(compileLexicon(VALENCE_PHRASES))) entry(word).valence = starts;
+  for (const word of ['i', 'me', 'my', 'myself', 'mine', "i'm", 'im', "i've", 'ive', "i'd", "i'll"]) entry(word).person = 1;
+  for (const word of ['you', 'your', 'yours', 'yourself', 'u', 'ur', "you're", 'youre', "you've", "you'd", "you'll", 'ya']) entry(word).person = 2;
+  return vocabulary;
+}
+
+const VOCABULARY = buildVocabulary();
+const DISTRESS = indexStarts(compileLexicon(DISTRESS_PHRASES));
+const NEGATORS = new Set(DISTRESS_NEGATORS);
+const BRIDGE = new Set(NEGATION_BRIDGE);
+const GENERIC = new Set(GENERIC_STEMS);
+const STANCE = new Set(STANCE_AFTER_I);
+const STANCE_SKIPPED = new Set(STANCE_SKIP);
+const VARIABLE_NEXT = new Set(VARIABLE_I_NEXT);
+// Subject forms whose verb is checked for a stance; object forms (me, my, myself) always count.
+const SUBJECT_I = new Set(['i', "i'm", 'im', "i'd", 'id', "i'll"]);
+// Same content filter as analyze() uses for Analysis.contentStems, applied to one sentence.
+const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ']);
+const MECHANISMS: readonly Mechanism[] = ['er', 'ip', 'ex'];
+const FEATURE: Record<Mechanism, string> = { er: 'emotional-reactions', ip: 'interpretations', ex: 'explorations' };
+const MECHANISMS_OF: Record<string, readonly Mechanism[]> = { er: ['er'], ip: ['ip'], 'ip-share': ['ip'], 'ip-lead': ['ip'], 'er-ip': ['er', 'ip'], ex: ['ex'], 'ex-ask': ['ex'], none: [] };
+const MODEL = config.model;
+const CALIBRATION = config.calibration;
+// Value 1 is anchored where scoring.md's (ER + IP + EX) / 6 reaches 1: all three mechanisms at level 2, one
+// sentence each. More sentences saturate at 1 instead of stretching the scale for ordinary replies.
+const FULL_STRENGTH = MECHANISMS.reduce((s, m) => s + 2 * MODEL[m].level + MODEL[m].perSentence, 0);
+
+/**
+ * The incoming message's content stems, with their first three letters as a cheap pre-filter:
+ * stem() never changes the first three letters of a word it is given, and it is the costly step.
+ */
+interface IncomingStems {
+  stems: Set<string>;
+  heads: Set<string>;
+}
+
+function incomingStems(incoming: Analysis): IncomingStems {
+  const heads = new Set<string>();
+  for (const st of incoming.contentStems) if (!GENERIC.has(st)) heads.add(st.slice(0, 3));
+  return { stems: incoming.contentStems, heads };
+}
+
+function sharesContent(a: Analysis, s: Sentence, incoming: IncomingStems): boolean {
+  for (let i = s.first; i < s.last; i++) {
+    const t = a.tokens[i];
+    if (t.kind !== 'word' || t.stop || t.norm.length <= 2 || !CONTENT_POS.has(t.pos) || t.norm.includes("'")) continue;
+    if (!incoming.heads.has(t.norm.slice(0, 3))) continue;
+    const st = stem(t.norm);
+    if (!GENERIC.has(st) && incoming.stems.has(st)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a first-person word talks about the writer's experience. "I think", "I'm not sure" and
+ * "I'm afraid" state a stance or a politeness, and a lowercase "i" before "=" or "is" is a loop variable.
+ */
+function isDisclosingI(tokens: Analysis['tokens'], i: number): boolean {
+  const t = tokens[i];
+  if (!SUBJECT_I.has(t.norm)) return true;
+  const next = tokens[i + 1];
+  if (next === undefined) return true;
+  if (t.norm === 'i' && t.text === 'i' && VARIABLE_NEXT.has(next.norm)) return false;
+  for (let k = i + 1; k < tokens.length && k <= i + 4; k++) {
+    const norm = tokens[k].norm;
+    if (STANCE_SKIPPED.has(norm)) continue;
+    return !STANCE.has(norm);
+  }
+  return true;
+}
+
+interface ReplyScan {
+  markers: Marker[];
+  warm: number;
+  cold: number;
+  warmthSpans: Span[];
+  contemptSpans: Span[];
+}
+
+/** One pass over the reply: empathy phrases, valence words and the per-sentence facts the rules need. */
+function scanReply(a: Analysis): ReplyScan {
+  const tokens = a.tokens;
+  const n = a.sentences.length;
+  const firstPerson = new Uint16Array(n);
+  const secondPerson = new Uint8Array(n);
+  const question = new Uint8Array(n);
+  const hits: LexiconHit[] = [];
+  const scan: ReplyScan = { markers: [], warm: 0, cold: 0, warmthSpans: [], contemptSpans: [] };
+  // Each lexicon matches without overlaps of its own, so each keeps its own resume position.
+  let phraseFrom = 0;
+  let valenceFrom = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const info = VOCABULARY.get(t.norm);
+    if (!info) {
+      if (t.kind === 'punctuation' && t.norm.includes('?')) question[t.sentence] = 1;
+      continue;
+    }
+    if (info.person === 1 && isDisclosingI(tokens, i)) firstPerson[t.sentence]++;
+    else if (info.person === 2) secondPerson[t.sentence] = 1;
+    if (info.phrase && i >= phraseFrom) {
+      const p = phraseAt(tokens, i, info.phrase);
+      if (p) {
+        hits.push(hitOf(tokens, i, p));
+        phraseFrom = i + p.parts.length;
+      }
+    }
+    if (info.valence && i >= valenceFrom) {
+      const p = phraseAt(tokens, i, info.valence);
+      if (p) {
+        valenceFrom = i + p.parts.length;
+        const span = spanOf(a.text, t.start, tokens[valenceFrom - 1].end);
+        if (p.category === 'warm') {
+          scan.warm += p.weight;
+          scan.warmthSpans.push(span);
+        } else {
+          scan.cold += p.weight;
+          scan.contemptSpans.push(span);
+        }
+      }
+    }
+  }
+  const asked = new Uint8Array(n);
+  for (const hit of hits) {
+    const sentence = tokens[hit.token].sentence;
+    if (hit.category === 'ex-ask') {
+      if (!question[sentence]) continue;
+      asked[sentence] = 1;
+    } else if (hit.category === 'ip-lead' && hit.token !== a.sentences[sentence].first) continue;
+    for (const mechanism of MECHANISMS_OF[hit.category]) scan.markers.push({ mechanism, sentence, start: hit.start, end: hit.end });
+  }
+  for (let k = 0; k < n; k++) {
+    const s = a.sentences[k];
+    // EPITOME interpretations are mostly shared experience ("I went through the same when I..."), so a
+    // sentence that talks about the writer at some length is an IP marker even without a listed phrase.
+    if (firstPerson[k] >= config.disclosureFirstPerson) scan.markers.push({ mechanism: 'ip', sentence: k, start: s.start, end: s.end });
+    // A question about "you" explores the person even without a listed opener ("and your sister?").
+    if (secondPerson[k] && question[k] && !asked[k]) scan.markers.push({ mechanism: 'ex', sentence: k, start: s.start, end: s.end });
+  }
+  return scan;
+}
+
+/**
+ * Finds the EPITOME mechanism markers of a reply and grades each mechanism: 0 no marker, 1 a generic
+ * marker, 2 a marker in a sentence that shares a content stem with the incoming message.
+ * @param a - the analyzed reply
+ * @param incoming - the analyzed message being answered; without it no level exceeds 1
+ * @returns levels, marker sentence counts, marker spans and the reply's warmth and contempt
+ */
+export function empathyFeatures(a: Analysis, incoming?: Analysis): EmpathyFeatures {
+  const levels: Record<Mechanism, MechanismLevel> = { er: 0, ip: 0, ex: 0 };
+  const spans: Record<Mechanism, Span[]> = { er: [], ip: [], ex: [] };
+  const seen: Record<Mechanism, Set<number>> = { er: new Set(), ip: new Set(), ex: new Set() };
+  // Per sentence: 0 not checked yet, 1 generic, 2 shares a content stem with the incoming message.
+  const specific = new Uint8Array(a.sentences.length);
+  let stems: IncomingStems | undefined;
+  const scan = scanReply(a);
+  for (const m of scan.markers) {
+    if (specific[m.sentence] === 0) {
+      if (incoming && !stems) stems = incomingStems(incoming);
+      specific[m.sentence] = stems && sharesContent(a, a.sentences[m.sentence], stems) ? 2 : 1;
+    }
+    const shared = specific[m.sentence] === 2;
+    if (shared) levels[m.mechanism] = 2;
+    else if (levels[m.mechanism] === 0) levels[m.mechanism] = 1;
+    seen[m.mechanism].add(m.sentence);
+    spans[m.mechanism].push(spanOf(a.text, m.start, m.end));
+  }
+  for (const mech of MECHANISMS) spans[mech].sort((x, y) => x.start - y.start || x.end - y.end);
+  return {
+    levels,
+    sentences: { er: seen.er.size, ip: seen.ip.size, ex: seen.ex.size },
+    spans,
+    warmth: Math.tanh(scan.warm / config.valenceScale),
+    contempt: Math.tanh(scan.cold / config.valenceScale),
+    warmthSpans: scan.warmthSpans,
+    contemptSpans: scan.contemptSpans,
+  };
+}
+
+/**
+ * The emotional load L of a message: distress and negative-emotion words (acute ones count double,
+ * negated ones not at all) plus alarmed punctuation, saturating as 1 - exp(-sum / scale).
+ * @param incoming - the analyzed message being answered
+ * @returns L in 0..1; 0 for a neutral request such as a deploy question
+ */
+export function emotionalLoad(incoming: Analysis): number {
+  const tokens = incoming.tokens;
+  let sum = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const starts = DISTRESS.get(tokens[i].norm);
+    const p = starts && phraseAt(tokens, i, starts);
+    if (!p) continue;
+    const p1 = i > 0 ? tokens[i - 1].norm : '';
+    const p2 = i > 1 ? tokens[i - 2].norm : '';
+    i += p.parts.length - 1;
+    // "can't stop crying" stays distress; only a negator right before (or one intensifier away) cancels.
+    if (NEGATORS.has(p1) || (NEGATORS.has(p2) && BRIDGE.has(p1))) continue;
+    sum += p.weight;
+  }
+  // "!!" or "?!" reads as alarm only next to something distressing; "great news!!" is not worry.
+  if (sum > 0) {
+    let runs = 0;
+    let singles = 0;
+    for (const t of tokens) {
+      if (t.kind !== 'punctuation') continue;
+      if (t.norm === '!') singles++;
+      else if (t.norm.length > 1 && /^[!?]+$/.test(t.norm)) runs++;
+    }
+    sum += Math.min(config.load.maxPunctuation, (runs + (singles > 1 ? 1 : 0)) * config.load.punctuationWeight);
+  }
+  return 1 - Math.exp(-sum / config.load.scale);
+}
+
+/**
+ * Measures empathy by the three EPITOME mechanisms (Sharma et al. 2020). Each mechanism's strength is
+ * a weighted sum of its level (0/1/2, see {@link empathyFeatures}) and the number of sentences carrying
+ * it (capped); ER is shaded by the reply's warmth and contempt (the valence adjustment). Weights are
+ * fitted on EPITOME folds 1-4 (scripts/fit/fit-empathy.ts). The value is the total strength over the
+ * strength of "all three mechanisms at level 2, one sentence each", saturating at 1.
+ * @param a - the analyzed reply
+ * @param incoming - the analyzed message being answered; without it no level exceeds 1 and L is 0
+ * @returns value in 0..1, mechanism levels, emotional load of the incoming message and contributions
+ */
+export function measureEmpathy(a: Analysis, incoming?: Analysis): EmpathyMeasure {
+  const f = empathyFeatures(a, incoming);
+  const terms: { feature: string; value: number; weight: number; strength: number; spans: Span[] }[] = [];
+  let total = 0;
+  for (const mech of MECHANISMS) {
+    const model = MODEL[mech];
+    const strength = model.level * f.levels[mech] + model.perSentence * Math.min(f.sentences[mech], model.sentenceCap);
+    total += strength;
+    if (strength > 0) terms.push({ feature: FEATURE[mech], value: f.levels[mech], weight: model.level, strength, spans: f.spans[mech] });
+  }
+  // The valence adjustment on ER (scoring.md §2): warmth adds, contempt subtracts, never below zero overall.
+  const warmth = MODEL.warmth * f.warmth;
+  if (warmth > 0) terms.push({ feature: 'warmth', value: f.warmth, weight: MODEL.warmth, strength: warmth, spans: f.warmthSpans });
+  total += warmth;
+  const contempt = Math.min(MODEL.contempt * f.contempt, total);
+  if (contempt > 0) terms.push({ feature: 'contempt', value: f.contempt, weight: -MODEL.contempt, strength: -contempt, spans: f.contemptSpans });
+  total -= contempt;
+  // Past the anchor the value saturates at 1; dividing by the larger of the two keeps the deltas summing to the value.
+  const scale = Math.max(FULL_STRENGTH, total);
+  // The EPITOME scale needs all three mechanisms for a high value; the calibration maps it onto the
+  // profile scale, where a reply with no marker still reads as a little warm (see weights/empathy.json).
+  const stretch = 1 / (CALIBRATION.one - CALIBRATION.zero);
+  const contributions: Contribution[] = terms.map((t) => ({ feature: t.feature, value: t.value, weight: t.weight, delta: (stretch * t.strength) / scale, spans: t.spans }));
+  contributions.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.feature < y.feature ? -1 : x.feature > y.feature ? 1 : 0));
+  return {
+    value: clamp((total / scale - CALIBRATION.zero) * stretch, 0, 1),
+    contributions,
+    mechanisms: { er: f.levels.er, ip: f.levels.ip, ex: f.levels.ex },
+    emotionalLoad: incoming ? emotionalLoad(incoming) : 0,
+  };
+}

@@ -1,0 +1,6 @@
+export { scoreText } from './engine';
+export { ScoringInputError } from './errors';
+export { SCORER_VERSION } from './version';
+export { MAX_TEXT_CHARS, MAX_DELAY_SECONDS } from './limits';
+export type * from './result-types';
+export type { DimensionId } from './measure-types';

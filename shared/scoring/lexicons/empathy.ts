@@ -1,0 +1,169 @@
+import type { LexiconEntry } from '../lexicon';
+
+/**
+ * Curated phrases for the empathy dimension (docs/scoring.md §2), by EPITOME mechanism.
+ *
+ * Sources: the markers mined in scoring.md §2 and our own n-gram mining of the EPITOME Reddit responses
+ * (folds 1-4 only; n-grams with high precision for a mechanism level > 0), plus common reflective-listening
+ * templates. Apostrophe-less spellings ("im", "youre") are listed because forum and chat text drops them.
+ *
+ * Categories:
+ * - `er`: emotional reaction (warmth, concern, support). Weight 2 marks an explicit feeling word
+ *   ("sorry", "heartbreaking"), weight 1 a supportive formula ("hang in there", "good luck").
+ * - `ip`: interpretation by reflection ("sounds like", "that must be", "I can relate").
+ * - `ip-share`: interpretation by shared experience ("me too", "I've been there", "I used to").
+ * - `er-ip`: shared feeling ("me too", "I feel the same"); EPITOME raters count it as both a reaction and an
+ *   interpretation, so it marks both.
+ * - `ip-lead`: IP only as the first word of a sentence.
+ * - `none`: a stock phrase that blocks a shorter marker inside it and counts for nothing.
+ * - `ex`: exploration that works without a question mark ("tell me more", "I'm curious").
+ * - `ex-ask`: a question opener aimed at the person; counts only in a question (see empathy.ts).
+ */
+export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
+  // ER, explicit feeling for the other person.
+  ...['sorry', "i'm sorry", 'im sorry', 'i am sorry', 'so sorry', 'sorry to hear', 'sorry you', 'sorry that', 'sorry for your loss'].map(
+    (phrase): LexiconEntry => ({ phrase, category: 'er', weight: 2 }),
+  ),
+  ...[
+    'hugs', 'hug', 'big hug', 'virtual hug', 'sending hugs', 'sending love', 'sending you', '< 3', '<3', 'my heart goes out', 'breaks my heart', 'heartbreaking', 'heart breaking',
+    'i feel for you', 'i feel you', 'feel so bad for you', 'feel bad for you', 'worried about you', 'concerned about you', 'i care about you', 'that sucks', 'that really sucks', 'sucks that',
+    "that's awful", 'that is awful', "that's terrible", 'that is terrible', "that's horrible", "that's rough", "that's tough", 'so sad', 'how awful', "that's so sad",
+    "that's hard", 'that is hard', 'so hard', 'must be hard', 'must be so hard', 'poor thing', 'oh no', 'aw', 'aww', 'awww',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'er', weight: 2 })),
+  // ER, supportive formulas.
+  ...[
+    'i hope', 'hope you', 'hope things', 'hope it', 'hope that', 'hopefully', 'i wish you', 'wish you', 'wishing you', 'good luck', 'best of luck', 'all the best', 'best wishes', 'take care', 'be well',
+    'hang in there', 'stay strong', 'be strong', 'keep going', 'keep fighting', "don't give up", 'dont give up', 'do not give up', 'never give up', 'you can do this', 'you can do it', 'you got this', "you've got this",
+    "you're not alone", 'youre not alone', 'you are not alone', 'not alone', "i'm here", 'im here', 'i am here', 'here for you', 'here if you', "i'm always here", 'here to listen', 'here to talk',
+    'feel free to pm', 'feel free to message', 'feel free to dm', 'feel free to talk', 'feel free to vent', 'feel free to reach out', 'pm me', 'dm me', 'message me', 'msg me', 'send me a message', 'my inbox',
+    'my dms', 'talk to me', 'want to talk', 'wanna talk', 'need to talk', 'need someone to talk', 'someone to talk to', 'if you ever need', 'if you need someone', 'if you need anyone', 'if you need to talk',
+    'if you want to talk', 'reach out to me', 'here to listen', 'happy to listen', 'willing to listen', 'an ear', 'vent',
+    'it gets better', 'it will get better', 'will get better', 'things will get better', 'it will be okay', "it'll be okay", "it'll be ok", 'it will be ok', "you'll be okay", "you'll be ok", "you'll get through",
+    'you will get through', 'get through this', "it's okay", "it's ok", 'its okay', 'its ok', "that's okay", "that's ok", "it's alright", "it's not your fault", 'not your fault',
+    'you deserve', 'you matter', "you're worth", 'you are worth', 'you are loved', "you're loved", 'proud of you', "i'm proud", "you're strong", 'you are strong', "you're brave", 'you are brave',
+    "you're doing great", 'you are doing great', "you're doing well", 'glad you', "i'm glad", 'im glad', 'happy for you', 'congrats', 'congratulations', 'love you', 'cares about you', 'care about you',
+    'please don\'t', 'please dont', 'please stay', 'be gentle with yourself', 'be kind to yourself', 'take it easy', 'one day at a time', 'you are important', "you're important", 'stay safe',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'er', weight: 1 })),
+
+  // ER, more reactions seen in forum replies.
+  ...[
+    "i'm listening", 'im listening', "i'm right here", 'im right here', 'right here for you', "you aren't alone", 'you arent alone', 'not crazy', "you're not crazy", 'you are not crazy', 'i support you',
+    'thankful for you', "don't do it", 'dont do it', 'please don\'t do it', "that's great", 'thats great', "that's wonderful", "that's awesome", "that's amazing", 'so happy for you', 'be proud', 'good for you',
+    'well done', 'great job', 'keep it up', 'stay positive', 'you can get through', 'you will be okay', 'you will be fine', "you'll be fine", 'brighter days', 'better days', 'it will pass', 'this too shall pass',
+    'i promise', 'trust me', 'big hugs', 'love to hear', "i'd love to hear", 'frustrating', 'that must suck', 'sucks', 'so unfair', "that's not fair", 'not fair', 'what a shame', 'feel better',
+    'get well', 'feel better soon', "i'm with you", 'doing the right thing', 'did the right thing', 'wonderful news', 'great news', 'good news', 'so happy to hear', 'glad to hear', 'im with you', 'stay with us', 'stick around', 'we need you', 'the world needs you',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'er', weight: 1 })),
+
+  // ER and IP at once: a shared feeling.
+  ...[
+    'me too', 'same here', 'i feel the same', 'feel the same way', 'i can relate', 'i relate', 'i know how you feel', 'i know how it feels', 'i hear you', 'i know your pain', 'i feel your pain', 'you and me both',
+    'me as well', 'i know the feeling', 'i know that feeling', 'i feel like this', 'i feel this way', 'i feel that way', 'i know exactly', 'i totally get it', 'i understand how you feel',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'er-ip', weight: 1 })),
+
+  // IP, reflection of what the person feels or went through.
+  ...[
+    'sounds like', 'it sounds', 'that sounds', 'sounds really', 'sounds so', 'sounds hard', 'sounds awful', 'must be', 'must feel', 'must have been', 'must have felt', 'i can imagine', "can't imagine",
+    'cant imagine', 'can only imagine', 'i understand', 'i totally understand', 'i completely understand', 'understandable', "it's understandable", 'i get it', 'i get that', 'i get you', 'i know how you feel',
+    'i know how', 'i know what you', 'i know what it', 'know the feeling', 'know that feeling', 'know what it feels like', "know what it's like", 'i can relate', 'can relate', 'relate to', 'i relate',
+    'you feel like', "you're feeling", 'youre feeling', 'you are feeling', 'you must feel', 'you seem', 'seems like you', 'it seems like you', 'that makes sense', 'makes sense that you', 'it makes sense that you', 'no wonder', 'of course you',
+    'feelings are valid', 'that is valid', "that's valid", 'completely valid', 'totally valid',
+    ...['disappointing', 'frustrating', 'scary', 'stressful', 'exhausting', 'overwhelming', 'upsetting', 'painful', 'lonely', 'annoying', 'a lot to deal with', 'a lot to carry'].flatMap(
+      (feeling) => [`that's ${feeling}`, `that's so ${feeling}`, `that's really ${feeling}`, `thats ${feeling}`, `that is ${feeling}`, `how ${feeling}`, `must be ${feeling}`],
+    ),
+    'i know you', 'i know this is', "i know it's", 'i know that is', "i know that's", 'i realize this', 'i realise this',
+    "you've been through", 'you have been through', "you're going through", 'you are going through', 'what you are going through', "what you're going through", 'going through a lot', 'in your shoes',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'ip', weight: 1 })),
+  // IP, shared experience.
+  ...[
+    'same boat', 'same thing happened', 'the same way', 'felt the same', 'feel the same', 'been there', "i've been there", 'ive been there', 'i have been there', 'i was', 'i had', "i've had", 'ive had',
+    "i've been", 'ive been', 'i have been', 'i used to', 'when i was', 'when i', 'i went through', 'i felt', 'i struggled', 'i struggle', 'i also', 'i too', 'years ago', 'for me', 'happened to me',
+    'my experience', 'in my experience', 'i did', 'i tried', 'helped me', 'i dealt', 'i deal with', 'i suffer', 'i suffered', 'i know that feeling', 'i still', 'my depression', 'my anxiety', 'i lost',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'ip-share', weight: 1 })),
+
+  // IP, "same" only as a sentence opener ("Same. I stopped sleeping too"); elsewhere it is mostly "the same file".
+  { phrase: 'same', category: 'ip-lead', weight: 1 },
+
+  // Stock closers that contain a marker word but show no empathy; listing them stops the shorter marker
+  // ("i hope") from matching inside them, because the longest phrase wins.
+  ...['i hope this helps', 'hope this helps', 'i hope that helps', 'hope that helps', 'i hope you find this helpful', 'hope you find this helpful', 'i hope this answers', 'hope this answers'].map(
+    (phrase): LexiconEntry => ({ phrase, category: 'none', weight: 0 }),
+  ),
+
+  // EX, explorations without a question mark.
+  ...['tell me more', 'tell me about', 'can you tell me', "i'm curious", 'im curious', 'i wonder if you', "i'm wondering if you", 'want to talk about it', 'wanna talk about it', 'what happened', "what's going on", 'whats going on'].map(
+    (phrase): LexiconEntry => ({ phrase, category: 'ex', weight: 1 }),
+  ),
+  // EX, question openers (need a question).
+  ...[
+    'are you', 'have you', 'do you', 'did you', 'were you', 'would you', 'could you', 'can you', 'will you', 'is there', 'is it', 'does it', 'did it', 'does that', 'was it', 'how are you', 'how do you', 'how did you',
+    'how long', 'how is', "how's", 'how was', 'what do you', 'what did you', 'what are you', 'what is it', "what's", 'what makes you', 'what made you', 'why do you', 'why did you', 'why are you', 'when did you',
+    'where do you', 'who do you', 'is that', 'any idea', 'anything you', 'is anyone', 'do they', 'does your', 'have they', 'has your', 'you ok', 'you okay', 'u ok', 'r u', 'are u', 'do u', 'have u',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'ex-ask', weight: 1 })),
+];
+
+/**
+ * Valence words of the reply itself, for the ER adjustment: warmth pulls ER up, contempt pulls it down.
+ * A small curated list stands in for VADER (scoring.md §2) so the measure stays a few microseconds.
+ * Profanity is deliberately absent: on Reddit it comes with sympathy as often as with contempt ("that fucking sucks").
+ */
+export const VALENCE_PHRASES: readonly LexiconEntry[] = [
+  ...['love', 'care', 'caring', 'kind', 'kindness', 'gentle', 'glad', 'happy', 'proud', 'wonderful', 'beautiful', 'amazing', 'awesome', 'strong', 'brave', 'worth', 'hope', 'better', 'support', 'friend', 'safe', 'comfort', 'warm', 'peace', 'heal', 'healing', 'thank', 'thanks', 'sweet', 'deserve'].map(
+    (phrase): LexiconEntry => ({ phrase, category: 'warm', weight: 1 }),
+  ),
+  ...[
+    'stupid', 'idiot', 'idiotic', 'dumb', 'pathetic', 'loser', 'whining', 'whine', 'grow up', 'get over it', 'get over yourself', 'man up', 'shut up', 'stfu', 'your fault', 'deserve it', 'who cares', 'nobody cares',
+    'no one cares', 'lazy', 'selfish', 'attention seeking', 'attention whore', 'drama', 'crybaby', 'cry baby', 'ridiculous', 'stop complaining', 'quit complaining', 'just do it', 'suck it up', 'toughen up', 'weak',
+    'snowflake', 'overreacting', 'over reacting', 'pull yourself together', 'first world problem', 'cry me a river', 'not my problem', 'your problem',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'cold', weight: 1 })),
+];
+
+/**
+ * Distress and negative-emotion phrases for the emotional load of the incoming message.
+ * Weight 2 marks acute distress (self-harm, terror, "can't cope"), 1 ordinary negative feeling.
+ */
+export const DISTRESS_PHRASES: readonly LexiconEntry[] = [
+  ...[
+    'suicide', 'suicidal', 'kill myself', 'end my life', 'end it all', 'want to die', 'wanna die', 'wish i was dead', 'wish i were dead', 'self harm', 'self-harm', 'cutting myself', 'cut myself', 'hurt myself',
+    'terrified', 'petrified', 'panic', 'panicking', 'panic attack', 'panic attacks', 'hopeless', 'helpless', 'worthless', 'devastated', 'heartbroken', 'desperate', 'traumatized', 'traumatised', 'trauma',
+    "can't cope", 'cant cope', 'cannot cope', "can't take it", "can't take this", "can't do this anymore", "can't handle", 'cant handle', 'falling apart', 'breaking down', 'broke down', 'give up', 'giving up',
+    'please help', 'help me', 'help please', 'hate myself', 'hate my life', 'no reason to live', 'nothing to live for', 'abused', 'abuse', 'grief', 'grieving', 'passed away', 'died', 'funeral', 'miserable',
+    'crying', 'sobbing', 'kill me', 'unbearable', "can't go on", 'cant go on', 'nothing to look forward to', 'no point', 'wrong with me', 'in a bad place', 'worst year', 'worst day', 'bullied',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'distress', weight: 2 })),
+  ...[
+    'sad', 'sadness', 'depressed', 'depression', 'anxious', 'anxiety', 'scared', 'afraid', 'frightened', 'fear', 'nervous', 'worried', 'worry', 'worrying', 'stressed', 'stress', 'stressful', 'overwhelmed',
+    'exhausted', 'burnt out', 'burned out', 'burnout', 'tired of', 'sick of', 'fed up', 'lonely', 'alone', 'isolated', 'empty', 'numb', 'lost', 'hurt', 'hurts', 'hurting', 'pain', 'painful', 'cry', 'cried',
+    'tears', 'upset', 'angry', 'furious', 'frustrated', 'frustrating', 'annoyed', 'ashamed', 'guilty', 'embarrassed', 'rejected', 'unloved', 'unwanted', 'ugly', 'useless', 'failure', 'failed', 'failing',
+    'struggling', 'struggle', 'suffering', 'awful', 'terrible', 'horrible', 'nightmare', 'broke up', 'breakup', 'dumped', 'fired', 'lost my job', 'laid off', 'sick', 'ill', 'hospital', 'dying', 'dead',
+    'scary', 'freaking out', 'freaked out', 'losing my mind', 'ugh', 'fml', 'disappointed', 'heartbreak', 'miss her', 'miss him', 'miss them', 'hate', 'insomnia', "can't sleep", 'cant sleep', 'overthinking',
+    'cannot sleep', 'can not sleep', 'tired', 'exhausting', 'rough', 'worst', 'stuck', 'pointless', 'meaningless', 'insignificant', 'burden', 'my fault', 'unhappy', 'not happy', 'not okay', 'not ok',
+    'not fine', 'not good', 'feel like shit', 'feel like crap', 'like shit', 'crap', 'sucks', 'depressing', 'hopelessness', 'bully', 'homesick', 'homesickness', 'heavy', 'difficult', 'no friends', 'nobody cares',
+    'no one cares', 'fuck', 'fucking', 'wtf', 'damn it', 'dammit', 'argh', 'why me', 'what do i do', 'what should i do', 'what can i do', ':(', ':\'(', 'd:',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'distress', weight: 1 })),
+];
+
+/**
+ * First-person stances that state an opinion or a politeness, not an experience ("I think", "I'm not sure",
+ * "I'm afraid"): they do not count toward the self-disclosure rule for interpretations.
+ */
+export const STANCE_AFTER_I: readonly string[] = [
+  'think', 'guess', 'mean', 'hope', 'suppose', 'believe', 'wonder', 'suggest', 'recommend', 'know', 'would', 'will', 'can', 'ca', 'could', 'should', 'might', 'may', 'afraid', 'sure',
+];
+
+/** Words skipped when looking for the stance after "I" ("I really don't think", "I'm not sure"). */
+export const STANCE_SKIP: readonly string[] = ['do', "n't", 'dont', 'not', 'am', "'m", 'really', 'honestly', 'just', 'also', 'personally', 'genuinely', 'totally', 'kinda', "'d", "'ll"];
+
+/** Tokens after a lowercase "i" that make it a loop variable, not the writer ("while i is less than 10", "i = i + 1"). */
+export const VARIABLE_I_NEXT: readonly string[] = ['is', 'has', 'does', 'equals', '=', '+', '-', '<', '>', '++', '--', '+=', '-=', '*', '/', '<=', '>=', '==', ')', ']', ','];
+
+/** Negators that cancel a distress word right before it ("not worried", "never scared"). */
+export const DISTRESS_NEGATORS: readonly string[] = ['not', "n't", 'never', 'no', 'without', 'nt'];
+
+/** Words allowed between a negator and the distress word ("not really worried", "isn't that bad"). */
+export const NEGATION_BRIDGE: readonly string[] = ['really', 'very', 'so', 'too', 'that', 'be', 'at', 'all', 'even', 'as', 'feeling', 'getting', 'overly', 'particularly', 'remotely'];
+
+/**
+ * Content stems too empty to show that a sentence is about the other person's situation ("get", "thing"):
+ * sharing one of these does not make a marker specific. Kept short on purpose: feeling words such as
+ * "feel" are what EPITOME's specific reactions and questions share with the seeker's post.
+ */
+export const GENERIC_STEMS: readonly string[] = ['get', 'got', 'go', 'went', 'do', 'did', 'be', 'have', 'had', 'make', 'made', 'thing', 'lot', 'way', 'say', 'said', 'let', 'put', 'use', 'us'];

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import { PROFILES } from '../profiles';
+import * as empathyLexicon from './lexicons/empathy';
+import * as hesitationLexicon from './lexicons/hesitation';
+import directness from './weights/directness.json';
+import empathy from './weights/empathy.json';
+import formality from './weights/formality.json';
+import hesitation from './weights/hesitation.json';
+import humanLikeness from './weights/human-likeness.json';
+
+/** Bump on any change to formulas, rules or code-held word lists; the hash tracks the data files. */
+export const ENGINE_VERSION = '1.0.0';
+
+const DATA: unknown[] = [PROFILES, directness, empathy, formality, hesitation, humanLikeness, empathyLexicon, hesitationLexicon];
+
+/**
+ * The version every result carries: the engine version plus a short SHA-256 of the scoring data
+ * (profiles, fitted weights, lexicons), so two results with the same version were computed by the
+ * same formulas and data.
+ */
+export const SCORER_VERSION = `${ENGINE_VERSION}+${createHash('sha256').update(JSON.stringify(DATA)).digest('hex').slice(0, 12)}`;

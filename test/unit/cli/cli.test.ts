@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { main } from '../../../cli/main';
+import { scoreText } from '../../../shared/scoring';
+
+async function run(argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const code = await main(argv, { stdin: Readable.from([stdin]), stdout, stderr, color: false });
+  return { code, out, err };
+}
+
+const REPLY = "hmm I think it's the cache, try clearing it?";
+
+describe('humanlike CLI', () => {
+  it('lists the 28 profiles as JSON', async () => {
+    const { code, out } = await run(['profiles', '--json']);
+    expect(code).to.equal(0);
+    const profiles = JSON.parse(out) as { id: string }[];
+    expect(profiles).to.have.length(28);
+    expect(profiles[0]).to.have.keys('id', 'name', 'description', 'targets', 'tempo', 'typical_words');
+  });
+
+  it('prints a table without colors when not on a terminal', async () => {
+    const { code, out } = await run(['score', '--profile', 'warm-casual-texter', '--delay', '12', REPLY]);
+    expect(code).to.equal(0);
+    expect(out).to.match(/warm-casual-texter\s+EQ score \d+\/100\s+(PASS|FAIL)/);
+    expect(out).to.match(/timing/);
+    expect(out).to.not.include('\u001b[');
+  });
+
+  it('gives the engine result itself with --json, reading the reply from stdin', async () => {
+    const { code, out } = await run(['score', '--profile', 'terse-senior-engineer', '--json', '--deep', '-'], REPLY);
+    expect(code).to.equal(0);
+    expect(JSON.parse(out)).to.deep.equal(scoreText({ text: REPLY, profile: 'terse-senior-engineer', deep: true }));
+  });
+
+  it('scores JSON lines in input order and reports bad lines without stopping', async () => {
+    const lines = [
+      JSON.stringify({ id: 'a', text: REPLY, delay_seconds: 9, target_profile: 'warm-casual-texter', incoming: 'is the site down?' }),
+      'not json',
+      JSON.stringify({ id: 'b', text: '' }),
+      JSON.stringify({ id: 'c', text: REPLY, target_profile: 'nobody' }),
+      JSON.stringify({ id: 'd', text: REPLY }),
+      JSON.stringify({ id: 'e', text: 5 }),
+    ].join('\n');
+    const { code, out } = await run(['score', '--jsonl'], lines);
+    expect(code).to.equal(0);
+    const records = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records.map((r) => r.id)).to.deep.equal(['a', null, 'b', 'c', 'd', 'e']);
+    expect(records[0]).to.include.keys('scorer_version', 'human_likeness', 'eq_score', 'passed', 'dimensions', 'signals');
+    expect((records[0].dimensions as Record<string, unknown>).timing).to.have.property('measured', 9);
+    expect(records[1]).to.have.property('error');
+    expect(records[2]).to.have.property('code', 'empty_text');
+    expect(records[3]).to.have.property('code', 'unknown_profile');
+    expect(records[4]).to.not.have.property('eq_score');
+    expect((records[4].dimensions as Record<string, { measured: number }>).empathy.measured).to.be.a('number');
+    expect(records[5]).to.have.property('code', 'invalid_line');
+  });
+
+  it('exits 2 with one clear line for bad input', async () => {
+    for (const argv of [
+      ['score', '--profile', 'nobody', REPLY],
+      ['score', '--profile', 'warm-casual-texter', '--delay', '-3', REPLY],
+      ['score', '--delay', 'soon', REPLY],
+      ['score', '--bogus'],
+      ['frobnicate'],
+    ]) {
+      const { code, err, out } = await run(argv);
+      expect(code, argv.join(' ')).to.equal(2);
+      expect(err.trim().split('\n'), argv.join(' ')).to.have.length(1);
+      expect(out).to.equal('');
+    }
+    const empty = await run(['score', '-'], '   ');
+    expect(empty.code).to.equal(2);
+    expect(empty.err).to.include('empty_text');
+  });
+
+  it('round-trips through the real executable with no server, database or network', () => {
+    const bin = resolve(__dirname, '..', '..', '..', 'cli', 'humanlike.ts');
+    const input = JSON.stringify({ id: 1, text: REPLY, target_profile: 'shy-student' }) + '\n';
+    const res = spawnSync(process.execPath, ['--import', 'tsx', bin, 'score', '--jsonl'], { input, encoding: 'utf8', env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1', DATABASE_URL: 'postgres://127.0.0.1:1/none' } });
+    expect(res.status, res.stderr).to.equal(0);
+    const record = JSON.parse(res.stdout) as { id: number; eq_score: number };
+    expect(record.id).to.equal(1);
+    expect(record.eq_score).to.equal(scoreText({ text: REPLY, profile: 'shy-student' }).result!.eq_score);
+  });
+});
