@@ -1,0 +1,59 @@
+import cors from '@koa/cors';
+import Koa from 'koa';
+import type { AppState } from './context';
+import type { AppDeps } from './deps';
+import { jsonBodyParser } from './middleware/body-parser';
+import { errorHandler } from './middleware/error-handler';
+import { requestLogger } from './middleware/request-logger';
+import { createApiRouter } from './routes';
+
+/** Response headers browsers may read: the x402 receipts and challenge, and the request id. */
+export const EXPOSED_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'X-Request-Id', 'Retry-After'];
+
+/** Request headers browsers may send. */
+export const ALLOWED_HEADERS = [
+  'Content-Type',
+  'Accept',
+  'X-Request-Id',
+  'PAYMENT-SIGNATURE',
+  'X-PAYMENT',
+  'X-BUNDLE-TOKEN',
+  'Idempotency-Key',
+  'X-AEI-PILOT-TOKEN',
+  'X-AEI-WORDING-TOKEN',
+  'X-AEI-COMPANY-TOKEN',
+];
+
+/**
+ * Builds the Koa application. It never listens: `api/server.ts` does, and tests call
+ * `createApp(deps).callback()`.
+ * Order: request id + logger, error handler (so every error has a request id), CORS, body
+ * parser (JSON only, size-limited), routes.
+ * @param deps - config, logger, DataSource, Redis, queue, queue events, capacity runner
+ * @returns the app
+ */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>();
+  const { http } = deps.config;
+  // Trust exactly `trustedProxyHops` entries of X-Forwarded-For, counted from the right.
+  app.proxy = http.trustedProxyHops > 0;
+  app.maxIpsCount = http.trustedProxyHops;
+  app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));
+
+  const router = createApiRouter(deps);
+  app.use(requestLogger(deps.logger));
+  app.use(errorHandler());
+  app.use(
+    cors({
+      origin: http.corsOrigin,
+      exposeHeaders: EXPOSED_HEADERS,
+      allowHeaders: ALLOWED_HEADERS,
+      allowMethods: ['GET', 'POST', 'OPTIONS'],
+      maxAge: 600,
+    }),
+  );
+  app.use(jsonBodyParser(http.bodyLimitBytes));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

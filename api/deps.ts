@@ -1,0 +1,19 @@
+import type { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '../shared/config';
+import type { Logger } from '../shared/logger';
+import type { CapacityRunner } from './capacity';
+
+/** Everything the API needs from outside, built by `api/server.ts` (or by tests). */
+export interface AppDeps {
+  config: AppConfig;
+  logger: Logger;
+  dataSource: DataSource;
+  /** The producer (fail-fast) Redis connection the queues use; the health check pings it. */
+  redis: Redis;
+  scoringQueue: Queue;
+  /** One QueueEvents per process for the `scoring` queue, ready before the server listens. */
+  scoringEvents: QueueEvents;
+  capacity: CapacityRunner;
+}

@@ -1,0 +1,111 @@
+import type { Queue, QueueEvents } from 'bullmq';
+import type { DataSource } from 'typeorm';
+import { awaitResult, enqueueScoreText, type ScoreTextResult } from '../../jobs';
+import type { AppConfig } from '../../shared/config';
+import { isDatabaseUnavailable } from '../../shared/db/db-errors';
+import { AppError, UnavailableError } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import type { ScoreRequest } from '../schemas/score-request.schema';
+import { releaseFreeRound, reserveFreeRound } from './free-rounds';
+import { upgradeBlock } from './upgrade';
+
+/** What a free score needs. */
+export interface FreeScoreDeps {
+  config: AppConfig;
+  dataSource: DataSource;
+  scoringQueue: Queue;
+  scoringEvents: QueueEvents;
+}
+
+/** A scored free round. */
+export interface FreeScoreOutcome {
+  result: ScoreTextResult;
+  used: number;
+  wishlistSubmitted: boolean;
+}
+
+// Engine field names -> request JSON pointers, for 422s from the scorer.
+const FIELD_PATHS: Record<string, string> = {
+  text: '/proposed_text',
+  incoming: '/incoming_message',
+  delaySeconds: '/response_delay_seconds',
+  profile: '/target_profile',
+};
+
+function database<T>(work: Promise<T>): Promise<T> {
+  return work.catch((err: unknown) => {
+    if (isDatabaseUnavailable(err)) {
+      throw new UnavailableError('database_unavailable', 'The database is unreachable; nothing was counted, retry later.', { cause: err });
+    }
+    throw err;
+  });
+}
+
+/**
+ * Runs one free-tier score: reserve a lifetime round (race-free), score through the `scoring`
+ * queue, give the round back if scoring fails. Consent was checked by the request schema; a
+ * request refused here consumes nothing.
+ * @param deps - config, DataSource, queue and queue events
+ * @param callerHash - the caller key
+ * @param request - the validated body
+ * @param reqId - request id, carried into the job for log correlation
+ * @param log - request logger
+ * @returns the result and the caller's used count
+ * @throws AppError free_cap_reached (429, with an `upgrade` block), wishlist_required (403),
+ *   queue_unavailable / database_unavailable (503), job_timeout (504), scorer input codes (422)
+ */
+export async function runFreeScore(
+  deps: FreeScoreDeps,
+  callerHash: string,
+  request: ScoreRequest,
+  reqId: string,
+  log: Logger,
+): Promise<FreeScoreOutcome> {
+  const { config } = deps;
+  const rules = config.freeTier;
+  const reservation = await database(reserveFreeRound(deps.dataSource, callerHash, rules));
+  if (!reservation.ok && reservation.reason === 'cap_reached') {
+    throw new AppError(429, 'free_cap_reached', `The free tier allows ${rules.scoreLimit} lifetime scores per caller; continue with the paid flow.`, {
+      details: { limit: rules.scoreLimit, used: reservation.used },
+      extra: { upgrade: upgradeBlock(config.payments) },
+    });
+  }
+  if (!reservation.ok) {
+    throw new AppError(403, 'wishlist_required', `Submit one wishlist item to POST /api/wishlist before free score ${rules.wishlistRequiredFrom}.`, {
+      details: { limit: rules.scoreLimit, used: reservation.used, wishlist_endpoint: '/api/wishlist' },
+    });
+  }
+  try {
+    const job = await enqueueScoreText(
+      deps.scoringQueue,
+      {
+        text: request.proposed_text,
+        delaySeconds: request.response_delay_seconds,
+        incoming: request.incoming_message,
+        profile: request.target_profile,
+        deep: false,
+        reqId,
+        freeCorpus: { callerHash },
+      },
+      { kind: 'free-score', callerHash, reservation: reservation.reservation },
+      config.jobs.enqueueTimeoutMs,
+    );
+    log.debug({ jobId: job.id }, 'job enqueued');
+    const result = await awaitResult(job, deps.scoringEvents, config.jobs.waitTimeoutMs);
+    return { result, used: reservation.used, wishlistSubmitted: reservation.wishlistSubmitted };
+  } catch (err) {
+    // Scoring failed: the caller keeps the round. A failure to give it back is logged, not raised.
+    await releaseFreeRound(deps.dataSource, callerHash).catch((releaseErr: unknown) =>
+      log.error({ err: releaseErr }, 'free round not given back'),
+    );
+    if (err instanceof AppError && err.status === 422 && isFieldDetails(err.details)) {
+      const path = FIELD_PATHS[err.details.field] ?? '';
+      throw new AppError(422, err.code, err.message, { details: { fields: [{ path, rule: err.code, message: err.message }] } });
+    }
+    throw err;
+  }
+}
+
+function isFieldDetails(details: unknown): details is { field: string } {
+  return typeof details === 'object' && details !== null && typeof (details as { field?: unknown }).field === 'string';
+}

@@ -1,0 +1,56 @@
+import type { OperationSpec } from './operation';
+
+/**
+ * Builds the OpenAPI 3.1 document from the operation specs, whose body and query schemas are the
+ * objects the validators compile: the document cannot drift from what is enforced.
+ * @param operations - every operation the service serves
+ * @param version - the interface version
+ * @returns the document
+ */
+export function buildOpenApiDocument(operations: readonly OperationSpec[], version = '1.0.0') {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const parameters = op.query
+      ? Object.entries(op.query.properties).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: op.query?.required?.includes(name) ?? false,
+          schema,
+        }))
+      : undefined;
+    const responses = Object.fromEntries(
+      Object.entries(op.responses).map(([status, r]) => [
+        status,
+        {
+          description: r.description,
+          ...(r.headers ? { headers: r.headers } : {}),
+          ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
+        },
+      ]),
+    );
+    paths[op.path] ??= {};
+    paths[op.path][op.method] = {
+      operationId: op.operationId,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: op.tags,
+      ...(parameters ? { parameters } : {}),
+      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Human-Likeness Scoring and Benchmark Service',
+      version,
+      description:
+        'Scores text written by an AI agent against 28 human personality profiles. Errors (every status but 402) are ' +
+        '{"error": {"code", "message", "details"}}; 422 details list every failing field with its JSON path. ' +
+        'Free tier: 3 lifetime scores per caller (a keyed hash of the client address), data_consent must be true, ' +
+        'one wishlist item before the third score (403 wishlist_required), then 429 free_cap_reached with an upgrade block.',
+    },
+    servers: [{ url: '/' }],
+    paths,
+  };
+}

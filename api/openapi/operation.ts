@@ -1,0 +1,22 @@
+/** One response of an operation in the OpenAPI document. */
+export interface ResponseSpec {
+  description: string;
+  schema?: object;
+  headers?: Record<string, { description: string; schema: object }>;
+}
+
+/** One operation: the route table and the OpenAPI document read the same specs and schemas. */
+export interface OperationSpec {
+  method: 'get' | 'post';
+  /** Path in OpenAPI form (`{param}`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** JSON schema of the JSON body; the same object `validateBody` compiles. */
+  body?: object;
+  /** JSON schema of the query object; each property becomes a query parameter. */
+  query?: { type: 'object'; properties: Record<string, object>; required?: readonly string[] };
+  responses: Record<string, ResponseSpec>;
+}

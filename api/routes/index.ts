@@ -1,0 +1,44 @@
+import Router from '@koa/router';
+import type { AppContext, AppState } from '../context';
+import type { AppDeps } from '../deps';
+import { buildOpenApiDocument } from '../openapi/document';
+import type { OperationSpec } from '../openapi/operation';
+import { catalogOperations, catalogRoutes } from './catalog.routes';
+import { healthOperations, healthRoutes } from './health.routes';
+import { scoreOperations, scoreRoutes } from './score.routes';
+import { wishlistOperations, wishlistRoutes } from './wishlist.routes';
+
+const openApiOperation: OperationSpec = {
+  method: 'get',
+  path: '/api/openapi.json',
+  operationId: 'getOpenApi',
+  summary: 'This OpenAPI 3.1 document, generated from the schemas that validate requests.',
+  tags: ['catalog'],
+  responses: { '200': { description: 'The document.', schema: { type: 'object' } } },
+};
+
+/** Every operation the service serves; the OpenAPI document is built from this list. */
+export const API_OPERATIONS: readonly OperationSpec[] = [
+  ...healthOperations,
+  ...catalogOperations,
+  ...scoreOperations,
+  ...wishlistOperations,
+  openApiOperation,
+];
+
+/**
+ * Mounts every route of the API.
+ * @param deps - app dependencies
+ * @returns one router holding all routes
+ */
+export function createApiRouter(deps: AppDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  for (const child of [healthRoutes(deps), catalogRoutes(deps), scoreRoutes(deps), wishlistRoutes(deps)]) {
+    router.use(child.routes());
+  }
+  const document = Object.freeze(buildOpenApiDocument(API_OPERATIONS));
+  router.get('/api/openapi.json', async (ctx: AppContext) => {
+    ctx.body = document;
+  });
+  return router;
+}

@@ -1,0 +1,137 @@
+import type { Server } from 'node:http';
+import { closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../jobs';
+import { loadConfig, type AppConfig } from '../shared/config';
+import { createDataSource } from '../shared/db/create-data-source';
+import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
+import { closeRedis, createRedis } from '../shared/redis';
+import { createApp } from './app';
+import { createCapacityRunner } from './capacity';
+import type { AppDeps } from './deps';
+
+/** A running API process. */
+export interface WebRuntime {
+  server: Server;
+  /** The port actually bound (useful with PORT=0). */
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes every handle. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the API's dependencies: DataSource, the producer Redis connection, the `scoring` queue,
+ * its QueueEvents (ready before listening, so no result event is missed) and the capacity runner.
+ * @param config - the loaded config
+ * @param logger - root logger
+ * @returns the dependencies, and a function that closes them in order
+ */
+export async function createDeps(config: AppConfig, logger: Logger): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
+  const dataSource = createDataSource(config.db, 'web');
+  await dataSource.initialize();
+  const redis = createRedis(config.redis.url, 'producer', logger, 'web-producer');
+  const scoringQueue = createQueue(QUEUE.scoring, redis, config);
+  scoringQueue.on('error', connectionErrorListener(logger, { queue: QUEUE.scoring }, 'queue error'));
+  const eventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-queue-events');
+  const scoringEvents = createQueueEvents(QUEUE.scoring, eventsRedis, config);
+  scoringEvents.on('error', connectionErrorListener(logger, { queue: QUEUE.scoring }, 'queue events error'));
+  await scoringEvents.waitUntilReady();
+  const capacity = createCapacityRunner();
+  const deps: AppDeps = { config, logger, dataSource, redis, scoringQueue, scoringEvents, capacity };
+  const close = async () => {
+    try {
+      await capacity.close();
+    } finally {
+      try {
+        await closeQueueEvents(scoringEvents, eventsRedis);
+      } finally {
+        try {
+          await scoringQueue.close();
+        } finally {
+          try {
+            await closeRedis(redis);
+          } finally {
+            await dataSource.destroy();
+          }
+        }
+      }
+    }
+  };
+  return { deps, close };
+}
+
+/**
+ * Starts the API: deps -> app -> listen.
+ * @param config - the loaded config
+ * @param logger - root logger
+ * @returns the running server and its close function
+ */
+export async function startWeb(config: AppConfig, logger: Logger): Promise<WebRuntime> {
+  const { deps, close: closeDeps } = await createDeps(config, logger);
+  const app = createApp(deps);
+  const server = app.listen(config.http.port, config.http.host);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+  } catch (err) {
+    await closeDeps();
+    throw err;
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.http.port;
+  logger.info({ port }, 'api listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    port,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // In-flight requests get the grace period, then their connections are cut.
+        const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+        try {
+          await stopped;
+        } finally {
+          clearTimeout(grace);
+          await closeDeps();
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config, 'web');
+  const runtime = await startWeb(config, logger);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'api shutting down');
+    // Last resort if a dependency never lets go; unref'd, so a clean shutdown exits before it.
+    setTimeout(() => {
+      logger.error('api shutdown timed out');
+      process.exit(1);
+    }, config.shutdownGraceMs + 5_000).unref();
+    runtime.close().then(
+      () => logger.info('api stopped'),
+      (err: unknown) => {
+        logger.error({ err }, 'api shutdown failed');
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`api failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,12 @@
+export { QUEUE, closeQueueEvents, createQueue, createQueueEvents, defaultJobOptions, type QueueName } from './queues';
+export {
+  SCORE_TEXT_JOB,
+  enqueueScoreText,
+  jobIdFor,
+  scoreTextPayloadSchema,
+  type JobIdentity,
+  type ScoreTextPayload,
+  type ScoreTextResult,
+} from './score-text.job';
+export { awaitResult } from './await-result';
+export { decodeJobError, encodeJobError, type EncodedJobError } from './job-error';

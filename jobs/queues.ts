@@ -1,0 +1,78 @@
+import { Queue, QueueEvents, type DefaultJobOptions, type QueueOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AppConfig } from '../shared/config';
+import { closeRedis } from '../shared/redis';
+
+/** Every queue of the system (architecture.md "Queues"). Later issues add their producers. */
+export const QUEUE = {
+  scoring: 'scoring',
+  stress: 'stress',
+  exports: 'exports',
+  settlement: 'settlement',
+  maintenance: 'maintenance',
+} as const;
+
+/** A queue name. */
+export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
+
+/**
+ * Default job options: bounded retries with exponential backoff, and finished jobs kept for a
+ * short window (not removed at once: a waiter that subscribes late checks the finished job once).
+ * @param jobs - the `jobs` section of the config
+ * @returns options for `defaultJobOptions`
+ */
+export function defaultJobOptions(jobs: AppConfig['jobs']): DefaultJobOptions {
+  return {
+    attempts: jobs.attempts,
+    backoff: { type: 'exponential', delay: jobs.backoffMs },
+    removeOnComplete: { age: jobs.keepSeconds },
+    removeOnFail: { age: jobs.keepSeconds },
+  };
+}
+
+/**
+ * The single queue factory for producers.
+ * @param name - one of {@link QUEUE}
+ * @param connection - a producer (fail-fast) Redis connection, shared by the process's queues
+ * @param cfg - `redis` (key prefix) and `jobs` (defaults) sections of the config
+ * @returns the queue; the caller attaches nothing else and closes it on shutdown
+ */
+export function createQueue(name: QueueName, connection: Redis, cfg: Pick<AppConfig, 'redis' | 'jobs'>): Queue {
+  const options: QueueOptions = {
+    connection,
+    prefix: cfg.redis.queuePrefix,
+    defaultJobOptions: defaultJobOptions(cfg.jobs),
+  };
+  return new Queue(name, options);
+}
+
+/**
+ * Creates the process's QueueEvents for a queue on a connection the caller owns (a worker-role
+ * connection: QueueEvents blocks on XREAD). Owning it lets {@link closeQueueEvents} end it even
+ * while Redis is unreachable, where BullMQ's own close would wait for a connection forever.
+ * @param name - one of {@link QUEUE}
+ * @param connection - a dedicated worker-role (maxRetriesPerRequest: null) connection
+ * @param cfg - `redis` section of the config (key prefix)
+ * @returns the QueueEvents; await `waitUntilReady()` before serving
+ */
+export function createQueueEvents(name: QueueName, connection: Redis, cfg: Pick<AppConfig, 'redis'>): QueueEvents {
+  return new QueueEvents(name, { connection, prefix: cfg.redis.queuePrefix });
+}
+
+/**
+ * Closes a QueueEvents and its connection, also when Redis is down.
+ * @param events - from {@link createQueueEvents}
+ * @param connection - its connection (from `createRedis`)
+ */
+export async function closeQueueEvents(events: QueueEvents, connection: Redis): Promise<void> {
+  if (connection.status === 'ready') {
+    // BullMQ's close interrupts the blocking XREAD itself.
+    await events.close();
+    await closeRedis(connection);
+    return;
+  }
+  // Not connected: BullMQ's close would wait for the connection to become ready, forever. End the
+  // connection for good first; BullMQ's wait then fails and its close settles.
+  await closeRedis(connection);
+  await events.close().catch(() => undefined);
+}

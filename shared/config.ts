@@ -1,0 +1,241 @@
+import { availableParallelism } from 'node:os';
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import { ConfigError } from './errors';
+
+/** The caller-hash key used when none is configured; refused when NODE_ENV is production. */
+export const DEV_CALLER_HASH_KEY = 'dev-only-caller-hash-key-do-not-use-in-production';
+
+/** USDC on Base mainnet (eip155:8453), the default payment asset. */
+export const BASE_USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+
+/** The whole configuration, parsed once from the environment and frozen. */
+export interface AppConfig {
+  readonly env: 'development' | 'production' | 'test';
+  readonly log: { readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  readonly http: {
+    readonly port: number;
+    /** Interface to bind; undefined binds every interface. */
+    readonly host?: string;
+    /** How many reverse proxies in front of the API append to X-Forwarded-For (0: use the socket address). */
+    readonly trustedProxyHops: number;
+    readonly bodyLimitBytes: number;
+    readonly corsOrigin: string;
+  };
+  /** How long in-flight requests and active jobs get on shutdown before they are cut off. */
+  readonly shutdownGraceMs: number;
+  readonly redis: {
+    readonly url: string;
+    /** BullMQ key prefix; lets several deployments (or test runs) share one Redis. */
+    readonly queuePrefix: string;
+  };
+  readonly db: {
+    /** PostgreSQL URL; undefined only under the `npm start` supervisor, which supplies an embedded one. */
+    readonly url?: string;
+    readonly poolMax: number;
+    readonly ssl: boolean;
+  };
+  readonly jobs: {
+    /** Deadline for a job's result before the API answers 504 job_timeout. */
+    readonly waitTimeoutMs: number;
+    /** Deadline for handing a job to Redis before the API answers 503. */
+    readonly enqueueTimeoutMs: number;
+    readonly attempts: number;
+    readonly backoffMs: number;
+    /** How long finished jobs stay in Redis (the waiter checks a finished job once after subscribing). */
+    readonly keepSeconds: number;
+  };
+  readonly scoring: {
+    /** Piscina threads per worker process. */
+    readonly threads: number;
+    /** Jobs one worker process runs at once (about the thread count: Redis stays the backlog). */
+    readonly concurrency: number;
+    /** BullMQ lock duration: a killed worker's job is retried after about this long. */
+    readonly lockDurationMs: number;
+    readonly stalledIntervalMs: number;
+    /** Interval of the maintenance heartbeat job scheduler. */
+    readonly maintenanceEveryMs: number;
+  };
+  readonly freeTier: {
+    /** HMAC key for caller hashes; the raw client address is never stored. */
+    readonly callerHashKey: string;
+    /** Lifetime free scores per caller (3, never reset). */
+    readonly scoreLimit: number;
+    /** The ordinal of the first free score that needs a wishlist item first (3: "before the third"). */
+    readonly wishlistRequiredFrom: number;
+    /** Wishlist items one caller may submit. */
+    readonly wishlistCap: number;
+  };
+  readonly payments: {
+    /** CAIP-2 network of the default USDC rail. */
+    readonly network: string;
+    readonly usdcAsset: string;
+    /** Treasury receiving addresses published in the pricing manifest (unset: published as null). */
+    readonly treasury: { readonly evm?: string; readonly solana?: string };
+  };
+}
+
+interface EnvShape {
+  NODE_ENV: 'development' | 'production' | 'test';
+  LOG_LEVEL: AppConfig['log']['level'];
+  PORT: number;
+  HOST?: string;
+  TRUSTED_PROXY_HOPS: number;
+  HTTP_BODY_LIMIT_BYTES: number;
+  CORS_ORIGIN: string;
+  SHUTDOWN_GRACE_MS: number;
+  REDIS_URL: string;
+  QUEUE_PREFIX: string;
+  DATABASE_URL?: string;
+  DATABASE_POOL_MAX: number;
+  DATABASE_SSL: boolean;
+  JOB_WAIT_TIMEOUT_MS: number;
+  JOB_ENQUEUE_TIMEOUT_MS: number;
+  JOB_ATTEMPTS: number;
+  JOB_BACKOFF_MS: number;
+  JOB_KEEP_SECONDS: number;
+  SCORING_THREADS?: number;
+  SCORING_CONCURRENCY?: number;
+  WORKER_LOCK_DURATION_MS: number;
+  WORKER_STALLED_INTERVAL_MS: number;
+  MAINTENANCE_EVERY_MS: number;
+  CALLER_HASH_KEY: string;
+  FREE_SCORE_LIMIT: number;
+  FREE_WISHLIST_REQUIRED_FROM: number;
+  WISHLIST_CAP_PER_CALLER: number;
+  X402_NETWORK: string;
+  USDC_ASSET_ADDRESS: string;
+  TREASURY_EVM_ADDRESS?: string;
+  TREASURY_SOLANA_ADDRESS?: string;
+}
+
+const int = (minimum: number, maximum: number, dflt?: number) =>
+  dflt === undefined ? { type: 'integer', minimum, maximum } : { type: 'integer', minimum, maximum, default: dflt };
+
+const EVM_ADDRESS = '^0x[0-9a-fA-F]{40}$';
+
+// Every variable the service reads, with its default; see README "Configuration".
+const ENV_SCHEMA = {
+  type: 'object',
+  properties: {
+    NODE_ENV: { type: 'string', enum: ['development', 'production', 'test'], default: 'development' },
+    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    PORT: int(0, 65535, 3000),
+    HOST: { type: 'string', minLength: 1 },
+    TRUSTED_PROXY_HOPS: int(0, 10, 0),
+    HTTP_BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024, 256 * 1024),
+    CORS_ORIGIN: { type: 'string', minLength: 1, default: '*' },
+    SHUTDOWN_GRACE_MS: int(0, 120_000, 10_000),
+    REDIS_URL: { type: 'string', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
+    QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'humanlike' },
+    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
+    DATABASE_POOL_MAX: int(1, 100, 10),
+    DATABASE_SSL: { type: 'boolean', default: false },
+    JOB_WAIT_TIMEOUT_MS: int(100, 600_000, 15_000),
+    JOB_ENQUEUE_TIMEOUT_MS: int(50, 60_000, 2_000),
+    JOB_ATTEMPTS: int(1, 20, 3),
+    JOB_BACKOFF_MS: int(0, 600_000, 500),
+    JOB_KEEP_SECONDS: int(1, 86_400 * 7, 300),
+    SCORING_THREADS: int(1, 256),
+    SCORING_CONCURRENCY: int(1, 1024),
+    WORKER_LOCK_DURATION_MS: int(1_000, 600_000, 30_000),
+    WORKER_STALLED_INTERVAL_MS: int(500, 600_000, 30_000),
+    MAINTENANCE_EVERY_MS: int(1_000, 86_400_000, 60_000),
+    CALLER_HASH_KEY: { type: 'string', minLength: 16, default: DEV_CALLER_HASH_KEY },
+    FREE_SCORE_LIMIT: int(0, 1_000_000_000, 3),
+    FREE_WISHLIST_REQUIRED_FROM: int(1, 1_000_000_001, 3),
+    WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
+    X402_NETWORK: { type: 'string', pattern: '^[a-z0-9-]+:[A-Za-z0-9]+$', default: 'eip155:8453' },
+    USDC_ASSET_ADDRESS: { type: 'string', pattern: EVM_ADDRESS, default: BASE_USDC_ADDRESS },
+    TREASURY_EVM_ADDRESS: { type: 'string', pattern: EVM_ADDRESS },
+    TREASURY_SOLANA_ADDRESS: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$' },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: true });
+addFormats(ajv);
+const validateEnv = ajv.compile<EnvShape>(ENV_SCHEMA);
+
+function describe(err: ErrorObject): string {
+  const name = err.instancePath.replace(/^\//, '');
+  switch (err.keyword) {
+    case 'pattern':
+      return `${name} has the wrong format (expected ${String(err.params.pattern)})`;
+    case 'enum':
+      return `${name} must be one of ${(err.params.allowedValues as unknown[]).join(', ')}`;
+    default:
+      // Values are never echoed: URLs and keys may hold secrets.
+      return `${name} ${err.message ?? 'is invalid'}`;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Parses and validates the environment once into a typed, nested, frozen object.
+ * Only entry files pass `process.env`; tests pass explicit values.
+ * @param env - flat environment variables (empty strings count as unset)
+ * @returns the frozen configuration
+ * @throws ConfigError listing every invalid variable at once
+ */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ENV_SCHEMA.properties)) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') raw[key] = value.trim();
+  }
+  const problems: string[] = [];
+  if (!validateEnv(raw)) problems.push(...(validateEnv.errors ?? []).map(describe));
+  const e = raw as unknown as EnvShape;
+  if (e.NODE_ENV === 'production' && e.CALLER_HASH_KEY === DEV_CALLER_HASH_KEY) {
+    problems.push('CALLER_HASH_KEY must be set to a secret of at least 16 characters in production');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const threads = e.SCORING_THREADS ?? Math.max(1, Math.min(4, availableParallelism()));
+  return deepFreeze<AppConfig>({
+    env: e.NODE_ENV,
+    log: { level: e.LOG_LEVEL },
+    http: {
+      port: e.PORT,
+      host: e.HOST,
+      trustedProxyHops: e.TRUSTED_PROXY_HOPS,
+      bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,
+      corsOrigin: e.CORS_ORIGIN,
+    },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    redis: { url: e.REDIS_URL, queuePrefix: e.QUEUE_PREFIX },
+    db: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, ssl: e.DATABASE_SSL },
+    jobs: {
+      waitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
+      enqueueTimeoutMs: e.JOB_ENQUEUE_TIMEOUT_MS,
+      attempts: e.JOB_ATTEMPTS,
+      backoffMs: e.JOB_BACKOFF_MS,
+      keepSeconds: e.JOB_KEEP_SECONDS,
+    },
+    scoring: {
+      threads,
+      concurrency: e.SCORING_CONCURRENCY ?? threads,
+      lockDurationMs: e.WORKER_LOCK_DURATION_MS,
+      stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
+      maintenanceEveryMs: e.MAINTENANCE_EVERY_MS,
+    },
+    freeTier: {
+      callerHashKey: e.CALLER_HASH_KEY,
+      scoreLimit: e.FREE_SCORE_LIMIT,
+      wishlistRequiredFrom: e.FREE_WISHLIST_REQUIRED_FROM,
+      wishlistCap: e.WISHLIST_CAP_PER_CALLER,
+    },
+    payments: {
+      network: e.X402_NETWORK,
+      usdcAsset: e.USDC_ASSET_ADDRESS,
+      treasury: { evm: e.TREASURY_EVM_ADDRESS, solana: e.TREASURY_SOLANA_ADDRESS },
+    },
+  });
+}

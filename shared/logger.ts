@@ -1,0 +1,68 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { AppConfig } from './config';
+
+export type { Logger } from 'pino';
+
+// Payment proofs, bundle and program tokens, and the caller's address never reach a log line.
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-payment"]',
+  'req.headers["payment-signature"]',
+  'req.headers["x-bundle-token"]',
+  'req.headers["x-aei-pilot-token"]',
+  'req.headers["x-aei-wording-token"]',
+  'req.headers["x-aei-company-token"]',
+  'req.headers["x-forwarded-for"]',
+  'res.headers["payment-response"]',
+  'res.headers["x-payment-response"]',
+  'headers.authorization',
+  'headers["x-payment"]',
+  'headers["payment-signature"]',
+  'headers["x-bundle-token"]',
+  '*.signature',
+  '*.authorization',
+  '*.bundle_token',
+  '*.session_secret',
+];
+
+/**
+ * Builds the root logger: JSON lines to stdout (or the given stream), `service` on every line,
+ * the standard `err` serializer and redaction of payment headers, signatures and tokens.
+ * @param cfg - the `log` section of the config
+ * @param service - `web`, `worker`, ...
+ * @param destination - output stream; stdout when omitted (tests pass a capture stream)
+ * @returns the root logger; make children per request (`reqId`) or job (`jobId`)
+ */
+export function createLogger(cfg: Pick<AppConfig, 'log'>, service: string, destination?: DestinationStream): Logger {
+  const options = {
+    level: cfg.log.level,
+    base: { service },
+    serializers: { err: pino.stdSerializers.err },
+    redact: { paths: REDACT, censor: '[redacted]' },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+const CONNECTION_ERROR = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|Connection is closed/;
+
+/**
+ * An `error` listener for BullMQ queues, workers and queue events. While Redis is down they emit
+ * an error on every reconnect attempt; this logs the first connection error, then at most one a
+ * minute, and every other error as it comes.
+ * @param log - logger
+ * @param fields - fields for every line (e.g. `{ queue }`)
+ * @param msg - short static message
+ * @returns the listener
+ */
+export function connectionErrorListener(log: Logger, fields: Record<string, unknown>, msg: string): (err: Error) => void {
+  let last = 0;
+  return (err: Error) => {
+    const now = Date.now();
+    if (CONNECTION_ERROR.test(err.message)) {
+      if (now - last < 60_000) return;
+      last = now;
+    }
+    log.error({ ...fields, err }, msg);
+  };
+}

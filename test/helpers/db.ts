@@ -1,0 +1,86 @@
+import { Client } from 'pg';
+import { createDataSource } from '../../shared/db/create-data-source';
+
+/** Server-level URL used to create and drop test databases (trust auth, user postgres). */
+export const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * URL of a database on the test server.
+ * @param name - database name
+ * @returns its URL
+ */
+export function databaseUrl(name: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** This run's database: one per mocha process, created on first use, dropped at the end. */
+export const TEST_DB_NAME = `humanlike_test_${process.pid}`;
+export const TEST_DATABASE_URL = databaseUrl(TEST_DB_NAME);
+
+const created = new Set<string>();
+let ready: Promise<string> | undefined;
+
+/**
+ * Creates an empty database.
+ * @param name - database name (dropped first if a crashed run left it)
+ */
+export async function createDatabase(name: string): Promise<void> {
+  const admin = new Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+    created.add(name);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * Drops a database, closing any connection still open to it.
+ * @param name - database name
+ */
+export async function dropDatabase(name: string): Promise<void> {
+  const admin = new Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    created.delete(name);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * The run's database with every migration applied (created and migrated once, on first call).
+ * @returns its URL
+ */
+export function ensureTestDatabase(): Promise<string> {
+  ready ??= (async () => {
+    await createDatabase(TEST_DB_NAME);
+    const ds = createDataSource({ url: TEST_DATABASE_URL, poolMax: 1, ssl: false }, 'test-migrate');
+    await ds.initialize();
+    try {
+      await ds.runMigrations();
+    } finally {
+      await ds.destroy();
+    }
+    return TEST_DATABASE_URL;
+  })();
+  return ready;
+}
+
+/**
+ * Empties every table the migrations made (between tests).
+ * @param query - runs SQL on the test database
+ */
+export async function truncateAll(query: (sql: string) => Promise<unknown>): Promise<void> {
+  await query('TRUNCATE free_corpus_entries, wishlist_items, free_callers RESTART IDENTITY CASCADE');
+}
+
+// Root-level hook (this module is imported while mocha loads spec files): drop what the run created.
+after(async function dropTestDatabases() {
+  for (const name of [...created]) await dropDatabase(name);
+});

@@ -1,0 +1,74 @@
+import { Writable } from 'node:stream';
+import type { AppDeps } from '../../api/deps';
+import type { CapacityResult } from '../../api/capacity';
+import { loadConfig } from '../../shared/config';
+import { createLogger } from '../../shared/logger';
+
+/** An object that fails the test loudly if a unit test reaches it. */
+function unused<T>(name: string): T {
+  return new Proxy(
+    {},
+    {
+      get(_target, prop) {
+        if (prop === 'then') return undefined;
+        throw new Error(`${name}.${String(prop)} was used by a unit test`);
+      },
+    },
+  ) as T;
+}
+
+/** Dependencies with no network: config and logger are real, everything that does I/O is absent. */
+export interface FakeDeps extends AppDeps {
+  /** Every JSON log line written so far. */
+  logLines: string[];
+  /** Iterations each capacity run was asked for. */
+  capacityCalls: number[];
+}
+
+/**
+ * Builds fake dependencies for `createApp`.
+ * @param env - env-style config overrides
+ * @param capacity - replaces the capacity runner's answer
+ * @returns the deps plus captured logs and capacity calls
+ */
+export function fakeDeps(env: Record<string, string> = {}, capacity?: (iterations: number) => Promise<CapacityResult>): FakeDeps {
+  const config = loadConfig({ LOG_LEVEL: 'info', TRUSTED_PROXY_HOPS: '1', HTTP_BODY_LIMIT_BYTES: '65536', ...env });
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const capacityCalls: number[] = [];
+  return {
+    config,
+    logger: createLogger(config, 'test', sink),
+    dataSource: unused('dataSource'),
+    redis: unused('redis'),
+    scoringQueue: unused('scoringQueue'),
+    scoringEvents: unused('scoringEvents'),
+    capacity: {
+      async run(iterations) {
+        capacityCalls.push(iterations);
+        if (capacity) return capacity(iterations);
+        return {
+          iterations,
+          scorer_version: 'fake',
+          total_ms: 1,
+          mean_ms: 1,
+          p50_ms: 1,
+          p95_ms: 1,
+          p99_ms: 1,
+          scores_per_second: 1000,
+          threads_available: 1,
+          estimated_scores_per_second: 1000,
+          note: 'fake',
+        };
+      },
+      async close() {},
+    },
+    logLines,
+    capacityCalls,
+  };
+}

@@ -1,0 +1,60 @@
+import supertest from 'supertest';
+import type { Agent } from 'supertest';
+import { createApp } from '../../api/app';
+import type { AppDeps } from '../../api/deps';
+import { createDeps } from '../../api/server';
+import type { AppConfig } from '../../shared/config';
+import { createLogger } from '../../shared/logger';
+import { startWorkers, type WorkerRuntime } from '../../workers/main';
+import { testConfig } from './config';
+import { ensureTestDatabase, truncateAll } from './db';
+import { queuePrefix } from './redis';
+
+/** An API wired to real Redis and PostgreSQL, with (optionally) an in-process worker. */
+export interface TestStack {
+  config: AppConfig;
+  deps: AppDeps;
+  /** supertest over the app's callback (no port). */
+  http: ReturnType<typeof supertest>;
+  worker?: WorkerRuntime;
+  truncate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a stack on the run's test database and a suite-specific queue prefix.
+ * @param suite - suite name (the queue prefix)
+ * @param options - `worker: false` for an API with no worker; env-style `env` overrides
+ * @returns the stack; close it in `after`
+ */
+export async function startTestStack(suite: string, options: { worker?: boolean; env?: Record<string, string> } = {}): Promise<TestStack> {
+  const url = await ensureTestDatabase();
+  const config = testConfig({ DATABASE_URL: url, QUEUE_PREFIX: queuePrefix(suite), ...options.env });
+  const logger = createLogger(config, 'test');
+  const { deps, close: closeDeps } = await createDeps(config, logger);
+  let worker: WorkerRuntime | undefined;
+  try {
+    if (options.worker !== false) worker = await startWorkers(config, logger);
+  } catch (err) {
+    await closeDeps();
+    throw err;
+  }
+  const app = createApp(deps);
+  return {
+    config,
+    deps,
+    http: supertest(app.callback()),
+    worker,
+    truncate: () => truncateAll((sql) => deps.dataSource.query(sql)),
+    async close() {
+      try {
+        await worker?.close();
+      } finally {
+        await closeDeps();
+      }
+    },
+  };
+}
+
+/** A supertest agent type, for helpers. */
+export type Http = ReturnType<typeof supertest> | Agent;

@@ -1,0 +1,70 @@
+import { Queue } from 'bullmq';
+import { expect } from 'chai';
+import { awaitResult, enqueueScoreText, jobIdFor, QUEUE, type ScoreTextPayload } from '../../../jobs';
+import { AppError } from '../../../shared/errors';
+import { startTestStack, type TestStack } from '../../helpers/stack';
+
+describe('scoring jobs across the queue', function () {
+  let stack: TestStack;
+
+  before(async function () {
+    stack = await startTestStack('jobs');
+  });
+  after(async function () {
+    await stack?.close();
+  });
+
+  const payload: ScoreTextPayload = { text: 'sure thing, I can take a look after lunch', deep: false, profile: 'dry-witted-colleague' };
+
+  it('enqueues, scores on the worker thread pool and returns the result', async function () {
+    const job = await enqueueScoreText(stack.deps.scoringQueue, payload, { kind: 'idempotency-key', key: 'jobs-1' }, 2000);
+    const result = await awaitResult(job, stack.deps.scoringEvents, 10_000);
+    expect(result.score.result?.profile).to.equal('dry-witted-colleague');
+    expect(result.threadMs).to.be.a('number');
+  });
+
+  it('makes one job per request identity', async function () {
+    const identity = { kind: 'idempotency-key', key: 'jobs-2' } as const;
+    const first = await enqueueScoreText(stack.deps.scoringQueue, payload, identity, 2000);
+    const second = await enqueueScoreText(stack.deps.scoringQueue, { ...payload, text: 'something else' }, identity, 2000);
+    expect(second.id).to.equal(first.id).and.to.equal(jobIdFor(identity));
+    const result = await awaitResult(second, stack.deps.scoringEvents, 10_000);
+    expect(result.score.result?.profile).to.equal('dry-witted-colleague');
+  });
+
+  it('decodes the scorer refusal into a 422 AppError, without retries', async function () {
+    const job = await enqueueScoreText(stack.deps.scoringQueue, { ...payload, text: '   ' }, { kind: 'idempotency-key', key: 'jobs-3' }, 2000);
+    const err = await awaitResult(job, stack.deps.scoringEvents, 10_000).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).to.be.instanceOf(AppError);
+    expect(err).to.include({ status: 422, code: 'empty_text' });
+    const stored = await stack.deps.scoringQueue.getJob(String(job.id));
+    expect(stored?.attemptsMade).to.equal(1);
+  });
+
+  it('fails a malformed payload at once with a 500 job code', async function () {
+    const job = await stack.deps.scoringQueue.add('score-text', { text: 42 }, { jobId: 'malformed-1' });
+    const err = await awaitResult(job, stack.deps.scoringEvents, 10_000).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).to.include({ status: 500, code: 'invalid_job_payload' });
+  });
+
+  it('answers 504 job_timeout when no worker takes the job before the deadline', async function () {
+    const idle = new Queue(QUEUE.scoring, { connection: stack.deps.redis, prefix: `${stack.config.redis.queuePrefix}-idle` });
+    try {
+      const job = await enqueueScoreText(idle, payload, { kind: 'idempotency-key', key: 'jobs-4' }, 2000);
+      const err = await awaitResult(job, stack.deps.scoringEvents, 300).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).to.include({ status: 504, code: 'job_timeout' });
+    } finally {
+      await idle.obliterate({ force: true });
+      await idle.close();
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import { jobIdFor } from '../../../jobs';
+
+describe('jobIdFor', function () {
+  const hash = 'ab'.repeat(32);
+
+  it('derives a stable id from the request identity', function () {
+    expect(jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 2 })).to.equal(jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 2 }));
+    expect(jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 2 })).not.to.equal(jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 3 }));
+    expect(jobIdFor({ kind: 'payment', authorization: 'auth:1' })).to.equal(jobIdFor({ kind: 'payment', authorization: 'auth:1' }));
+  });
+
+  it("never contains ':' and is never all digits", function () {
+    for (const id of [
+      jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 1 }),
+      jobIdFor({ kind: 'payment', authorization: '0x12:34:56' }),
+      jobIdFor({ kind: 'idempotency-key', key: '12345' }),
+    ]) {
+      expect(id).not.to.contain(':');
+      expect(id).not.to.match(/^\d+$/);
+    }
+  });
+
+  it('hashes opaque keys, so a caller cannot pick another request’s id', function () {
+    expect(jobIdFor({ kind: 'idempotency-key', key: 'k' })).to.match(/^idem-[0-9a-f]{40}$/);
+    expect(jobIdFor({ kind: 'idempotency-key', key: 'k' })).not.to.equal(jobIdFor({ kind: 'payment', authorization: 'k' }));
+  });
+});

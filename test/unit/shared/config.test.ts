@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { BASE_USDC_ADDRESS, DEV_CALLER_HASH_KEY, loadConfig } from '../../../shared/config';
+import { ConfigError } from '../../../shared/errors';
+
+describe('loadConfig', function () {
+  it('applies defaults that make `npm start` work with an empty environment', function () {
+    const cfg = loadConfig({});
+    expect(cfg.env).to.equal('development');
+    expect(cfg.http).to.include({ port: 3000, trustedProxyHops: 0, corsOrigin: '*' });
+    expect(cfg.redis).to.deep.equal({ url: 'redis://127.0.0.1:6379', queuePrefix: 'humanlike' });
+    expect(cfg.db.url).to.equal(undefined);
+    expect(cfg.freeTier).to.include({ callerHashKey: DEV_CALLER_HASH_KEY, scoreLimit: 3, wishlistRequiredFrom: 3 });
+    expect(cfg.jobs.waitTimeoutMs).to.equal(15_000);
+    expect(cfg.payments).to.deep.include({ network: 'eip155:8453', usdcAsset: BASE_USDC_ADDRESS });
+    expect(cfg.scoring.threads).to.be.at.least(1);
+  });
+
+  it('coerces strings into a typed, nested, frozen object', function () {
+    const cfg = loadConfig({ PORT: '8080', DATABASE_SSL: 'true', TRUSTED_PROXY_HOPS: '2', TREASURY_EVM_ADDRESS: `0x${'a'.repeat(40)}` });
+    expect(cfg.http.port).to.equal(8080);
+    expect(cfg.db.ssl).to.equal(true);
+    expect(cfg.http.trustedProxyHops).to.equal(2);
+    expect(cfg.payments.treasury.evm).to.equal(`0x${'a'.repeat(40)}`);
+    expect(Object.isFrozen(cfg)).to.equal(true);
+    expect(Object.isFrozen(cfg.http)).to.equal(true);
+    expect(Object.isFrozen(cfg.payments.treasury)).to.equal(true);
+  });
+
+  it('treats empty strings as unset', function () {
+    expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).http.port).to.equal(3000);
+  });
+
+  it('throws one error listing every problem, without echoing values', function () {
+    let err: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', REDIS_URL: 'http://secret@host', FREE_SCORE_LIMIT: '-1', DATABASE_URL: 'mysql://u:hunter2@h/db' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).to.be.instanceOf(ConfigError);
+    const problems = (err as ConfigError).problems;
+    expect(problems).to.have.length(4);
+    expect(problems.join('\n')).to.contain('PORT').and.contain('REDIS_URL').and.contain('FREE_SCORE_LIMIT').and.contain('DATABASE_URL');
+    expect((err as Error).message).not.to.contain('hunter2');
+  });
+
+  it('refuses the development caller-hash key in production', function () {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).to.throw(ConfigError, /CALLER_HASH_KEY/);
+    expect(loadConfig({ NODE_ENV: 'production', CALLER_HASH_KEY: 'a-real-secret-of-enough-length' }).env).to.equal('production');
+  });
+});

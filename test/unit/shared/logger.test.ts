@@ -1,0 +1,35 @@
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import { connectionErrorListener, createLogger } from '../../../shared/logger';
+
+function capture() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, log: createLogger({ log: { level: 'info' } }, 'test', stream) };
+}
+
+describe('createLogger', function () {
+  it('writes JSON lines with the service and redacts payment headers', function () {
+    const { lines, log } = capture();
+    log.info({ req: { headers: { 'payment-signature': 'sig', 'x-payment': 'pay', 'x-forwarded-for': '198.51.100.1', accept: 'json' } } }, 'hello');
+    expect(lines[0]).to.include({ service: 'test', msg: 'hello' });
+    expect(JSON.stringify(lines[0])).not.to.match(/sig"|pay"|198\.51/);
+    expect((lines[0].req as { headers: Record<string, string> }).headers.accept).to.equal('json');
+  });
+});
+
+describe('connectionErrorListener', function () {
+  it('logs the first connection error of an outage, then stays quiet', function () {
+    const { lines, log } = capture();
+    const listener = connectionErrorListener(log, { queue: 'scoring' }, 'queue error');
+    for (let i = 0; i < 5; i++) listener(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    listener(new Error('unexpected reply'));
+    expect(lines.map((l) => (l.err as { message: string }).message)).to.deep.equal(['connect ECONNREFUSED 127.0.0.1:6379', 'unexpected reply']);
+    expect(lines[0]).to.include({ queue: 'scoring', msg: 'queue error' });
+  });
+});

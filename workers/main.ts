@@ -1,0 +1,146 @@
+import { Queue, Worker, type Job } from 'bullmq';
+import type { DataSource } from 'typeorm';
+import { QUEUE, SCORE_TEXT_JOB } from '../jobs';
+import { loadConfig, type AppConfig } from '../shared/config';
+import { createDataSource } from '../shared/db/create-data-source';
+import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
+import { redisOptionsFor } from '../shared/redis';
+import { createDispatcher } from './dispatch';
+import { createHeartbeatProcessor, MAINTENANCE_HEARTBEAT_JOB, MAINTENANCE_HEARTBEAT_SCHEDULER } from './maintenance.processor';
+import { createScoringPool } from './pool';
+import { createScoreTextProcessor } from './score-text.processor';
+
+/** A running worker process: its BullMQ workers, thread pool and DataSource. */
+export interface WorkerRuntime {
+  /** Stops taking jobs, lets active ones finish, then releases the pool, the database and Redis. */
+  close(): Promise<void>;
+}
+
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function logFinalFailure(log: Logger, queue: string) {
+  return (job: Job | undefined, err: Error) => {
+    // Log a failed job once, on its final attempt (earlier attempts are retried).
+    const attempts = job?.opts.attempts ?? 1;
+    if (job && job.attemptsMade < attempts && err.name !== 'UnrecoverableError') return;
+    log.warn({ err, jobId: job?.id, queue, attempt: job?.attemptsMade }, 'job failed');
+  };
+}
+
+/**
+ * Starts every worker of this process: the `scoring` worker over a Piscina pool, and the
+ * `maintenance` worker with its job scheduler.
+ * @param config - the loaded config
+ * @param log - root logger of the process
+ * @returns the runtime, to close on shutdown
+ */
+export async function startWorkers(config: AppConfig, log: Logger): Promise<WorkerRuntime> {
+  const dataSource: DataSource = createDataSource(config.db, 'worker');
+  await dataSource.initialize();
+  const pool = createScoringPool(config.scoring);
+  const connection = { url: config.redis.url, ...redisOptionsFor('worker') };
+  const prefix = config.redis.queuePrefix;
+
+  const scoring = new Worker(
+    QUEUE.scoring,
+    createDispatcher(QUEUE.scoring, {
+      [SCORE_TEXT_JOB]: createScoreTextProcessor({ pool, dataSource, log }),
+    }),
+    {
+      connection,
+      prefix,
+      concurrency: config.scoring.concurrency,
+      lockDuration: config.scoring.lockDurationMs,
+      stalledInterval: config.scoring.stalledIntervalMs,
+      maxStalledCount: 1,
+    },
+  );
+  scoring.on('error', connectionErrorListener(log, { queue: QUEUE.scoring }, 'worker error'));
+  scoring.on('failed', logFinalFailure(log, QUEUE.scoring));
+
+  const maintenanceQueue = new Queue(QUEUE.maintenance, { connection, prefix });
+  maintenanceQueue.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'queue error'));
+  await maintenanceQueue.upsertJobScheduler(
+    MAINTENANCE_HEARTBEAT_SCHEDULER,
+    { every: config.scoring.maintenanceEveryMs },
+    { name: MAINTENANCE_HEARTBEAT_JOB, data: {}, opts: { removeOnComplete: { count: 10 }, removeOnFail: { count: 50 } } },
+  );
+  const maintenance = new Worker(
+    QUEUE.maintenance,
+    createDispatcher(QUEUE.maintenance, { [MAINTENANCE_HEARTBEAT_JOB]: createHeartbeatProcessor(log) }),
+    { connection, prefix, concurrency: 1 },
+  );
+  maintenance.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'worker error'));
+  maintenance.on('failed', logFinalFailure(log, QUEUE.maintenance));
+
+  log.info({ threads: config.scoring.threads, concurrency: config.scoring.concurrency }, 'workers started');
+
+  let closing: Promise<void> | undefined;
+  return {
+    close() {
+      // Order (style.md §9): stop taking jobs, then the pool, then the database, then Redis.
+      // BullMQ's close waits for Redis; while Redis is down it would wait forever, so each BullMQ
+      // step gets a deadline and the rest of the shutdown goes on regardless.
+      closing ??= (async () => {
+        try {
+          const closed = await within(Promise.all([scoring.close(), maintenance.close()]), config.shutdownGraceMs);
+          if (!closed) log.warn({ graceMs: config.shutdownGraceMs }, 'workers did not close in time');
+        } finally {
+          try {
+            await pool.close();
+          } finally {
+            try {
+              await dataSource.destroy();
+            } finally {
+              if (!(await within(maintenanceQueue.close(), 2_000))) log.warn('maintenance queue did not close in time');
+            }
+          }
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const log = createLogger(config, 'worker');
+  const runtime = await startWorkers(config, log);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'worker shutting down');
+    // Last resort if Redis never lets go (BullMQ keeps reconnecting); unref'd, so a clean shutdown exits before it.
+    setTimeout(() => {
+      log.error('worker shutdown timed out');
+      process.exit(1);
+    }, config.shutdownGraceMs + 5_000).unref();
+    runtime.close().then(
+      () => log.info('worker stopped'),
+      (err: unknown) => {
+        log.error({ err }, 'worker shutdown failed');
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`worker failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,25 @@
+import Piscina from 'piscina';
+import type { AppConfig } from '../shared/config';
+import { resolveThreadFile } from '../shared/thread-file';
+import type { ScoreThreadInput, ScoreThreadOutput } from './threads/score.thread';
+
+/** The scoring thread pool of a worker process. */
+export type ScoringPool = Piscina<ScoreThreadInput, ScoreThreadOutput>;
+
+/**
+ * Creates the Piscina pool over the scoring thread. Threads stay alive (minThreads = maxThreads)
+ * because each loads the NLP model once; the queue is bounded, so Redis stays the real backlog.
+ * @param scoring - the `scoring` section of the config
+ * @returns the pool; close it after the BullMQ worker on shutdown
+ */
+export function createScoringPool(scoring: Pick<AppConfig['scoring'], 'threads' | 'concurrency'>): ScoringPool {
+  const { filename, execArgv } = resolveThreadFile(__filename, 'threads/score.thread');
+  return new Piscina<ScoreThreadInput, ScoreThreadOutput>({
+    filename,
+    execArgv,
+    minThreads: scoring.threads,
+    maxThreads: scoring.threads,
+    maxQueue: Math.max(scoring.threads * scoring.threads, scoring.concurrency),
+    idleTimeout: 60_000,
+  });
+}
