@@ -4,6 +4,7 @@ import { scoreText, ScoringInputError, SCORER_VERSION, MAX_TEXT_CHARS, type Scor
 import { PROFILES, findProfile } from '../../../shared/profiles';
 import { modelTiming } from '../../../shared/scoring/timing';
 import { EXEMPLARS } from '../../fixtures/profile-exemplars';
+import { LLM_STYLE_REPLIES } from '../../fixtures/llm-style-replies';
 
 const REPLY = "honestly I think it's the cache, it's been flaky since tuesday. have you tried restarting the worker?";
 const INCOMING = 'the deploy failed again, any idea why?';
@@ -140,6 +141,20 @@ describe('scoreText', () => {
       }
     }
     expect(failures, failures.join('\n')).to.deep.equal([]);
+  });
+
+  it('fails unedited assistant-style replies to the same messages, even with a plausible delay', () => {
+    const passed: string[] = [];
+    for (const [id, text] of Object.entries(LLM_STYLE_REPLIES)) {
+      const ex = EXEMPLARS.find((e) => e.profile === id)!;
+      const delay = modelTiming({ delaySeconds: 0, replyChars: text.length, incomingWords: ex.incoming.split(/\s+/).length, incomingQuestions: 0 }, findProfile(id)!.tempo).expected;
+      const r = scoreText({ text, incoming: ex.incoming, delaySeconds: delay, profile: id });
+      if (r.result!.passed) passed.push(`${id} (${r.result!.eq_score})`);
+      // The human reply to the same message scores higher.
+      const human = scoreText({ text: ex.text, incoming: ex.incoming, delaySeconds: delay, profile: id });
+      expect(human.result!.eq_score, id).to.be.above(r.result!.eq_score);
+    }
+    expect(passed, passed.join(', ')).to.deep.equal([]);
   });
 
   describe('bad input', () => {
