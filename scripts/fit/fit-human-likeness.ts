@@ -4,6 +4,7 @@ import { analyze } from '../../shared/scoring/analyze';
 import { detectSignals } from '../../shared/scoring/signals';
 import { humanLikenessFeatures, rawHumanLikenessFeatures, type HumanLikenessModel } from '../../shared/scoring/human-likeness';
 import { fastdetectPairs, foldOf, truthfulqaPairs, type TextPair } from '../lib/dev-data';
+import { solve } from '../lib/fit';
 import { linearPredict, type LinearModel } from '../../shared/scoring/math';
 
 /** Where the fitted model is written (imported by shared/scoring/human-likeness.ts). */
@@ -230,7 +231,7 @@ function fitLogisticWithOffset(columns: number[][], y: number[], offset: number[
       g[j] += lambda * w[j];
       H[j][j] += lambda;
     }
-    const step = solveLinear(H, g);
+    const step = solve(H, g);
     let moved = 0;
     for (let j = 0; j < d; j++) {
       w[j] -= step[j];
@@ -241,28 +242,6 @@ function fitLogisticWithOffset(columns: number[][], y: number[], offset: number[
   return { weights: w.slice(1), intercept: w[0] };
 }
 
-/** Solves a small dense system by Gaussian elimination with partial pivoting. */
-function solveLinear(A: number[][], b: number[]): number[] {
-  const n = b.length;
-  const M = A.map((row, i) => [...row, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
-    [M[c], M[p]] = [M[p], M[c]];
-    const pivot = M[c][c] || 1e-12;
-    for (let r = c + 1; r < n; r++) {
-      const f = M[r][c] / pivot;
-      for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
-    }
-  }
-  const out = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let acc = M[r][n];
-    for (let k = r + 1; k < n; k++) acc -= M[r][k] * out[k];
-    out[r] = acc / (M[r][r] || 1e-12);
-  }
-  return out;
-}
 
 function round6(x: number): number {
   return Math.round(x * 1e6) / 1e6;

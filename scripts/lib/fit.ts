@@ -12,7 +12,7 @@ function standardize(X: number[][]): { Z: number[][]; mean: number[]; scale: num
 }
 
 /** Solves A x = b by Gaussian elimination with partial pivoting (A is small and dense). */
-function solve(A: number[][], b: number[]): number[] {
+export function solve(A: number[][], b: number[]): number[] {
   const n = b.length;
   const M = A.map((row, i) => [...row, b[i]]);
   for (let c = 0; c < n; c++) {

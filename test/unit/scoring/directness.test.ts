@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { analyze } from '../../../shared/scoring/analyze';
 import { DIRECTNESS_VERSION, directnessFeatures, measureDirectness } from '../../../shared/scoring/directness';
 import type { DimensionMeasure } from '../../../shared/scoring/measure-types';
+import { expectSpansSliceText } from '../../helpers/spans';
 
 function directness(text: string, incoming?: string): number {
   return measureDirectness(analyze(text), incoming === undefined ? undefined : analyze(incoming)).value;
@@ -10,16 +11,6 @@ function directness(text: string, incoming?: string): number {
 
 function features(text: string, incoming?: string): ReturnType<typeof directnessFeatures> {
   return directnessFeatures(analyze(text), incoming === undefined ? undefined : analyze(incoming));
-}
-
-function expectSpansSliceText(text: string, m: DimensionMeasure): void {
-  for (const c of m.contributions) {
-    for (const s of c.spans) {
-      expect(s.start, c.feature).to.be.within(0, text.length);
-      expect(s.end, c.feature).to.be.within(s.start, text.length);
-      expect(s.text, c.feature).to.equal(text.slice(s.start, s.end));
-    }
-  }
 }
 
 describe('measureDirectness', () => {

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { analyze } from '../../../shared/scoring/analyze';
 import { emotionalLoad, measureEmpathy } from '../../../shared/scoring/empathy';
 import type { EmpathyMeasure } from '../../../shared/scoring/measure-types';
+import { expectSpansSliceText } from '../../helpers/spans';
 
 function empathy(reply: string, incoming?: string): EmpathyMeasure {
   return measureEmpathy(analyze(reply), incoming === undefined ? undefined : analyze(incoming));
@@ -11,16 +12,6 @@ function empathy(reply: string, incoming?: string): EmpathyMeasure {
 
 function load(text: string): number {
   return emotionalLoad(analyze(text));
-}
-
-function expectSpansSliceText(text: string, m: EmpathyMeasure): void {
-  for (const c of m.contributions) {
-    for (const s of c.spans) {
-      expect(s.start, c.feature).to.be.within(0, text.length);
-      expect(s.end, c.feature).to.be.within(s.start, text.length);
-      expect(s.text, c.feature).to.equal(text.slice(s.start, s.end));
-    }
-  }
 }
 
 const WARM = "I'm so sorry you're going through this, that sounds exhausting. How are you holding up?";

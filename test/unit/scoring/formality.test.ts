@@ -2,20 +2,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { analyze } from '../../../shared/scoring/analyze';
 import { FORMALITY_FEATURES, FORMALITY_VERSION, formalityFeatures, measureFormality } from '../../../shared/scoring/formality';
-import type { DimensionMeasure } from '../../../shared/scoring/measure-types';
+import { expectSpansSliceText } from '../../helpers/spans';
 
 function formality(text: string): number {
   return measureFormality(analyze(text)).value;
-}
-
-function expectSpansSliceText(text: string, m: DimensionMeasure): void {
-  for (const c of m.contributions) {
-    for (const s of c.spans) {
-      expect(s.start, c.feature).to.be.within(0, text.length);
-      expect(s.end, c.feature).to.be.within(s.start, text.length);
-      expect(s.text, c.feature).to.equal(text.slice(s.start, s.end));
-    }
-  }
 }
 
 describe('measureFormality', () => {

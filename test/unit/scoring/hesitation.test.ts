@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { analyze } from '../../../shared/scoring/analyze';
 import { measureHesitation } from '../../../shared/scoring/hesitation';
 import type { DimensionMeasure } from '../../../shared/scoring/measure-types';
+import { expectSpansSliceText } from '../../helpers/spans';
 
 function hesitation(text: string): DimensionMeasure {
   return measureHesitation(analyze(text));
@@ -11,16 +12,6 @@ function hesitation(text: string): DimensionMeasure {
 
 function spansOf(m: DimensionMeasure, feature: string): string[] {
   return m.contributions.find((c) => c.feature === feature)?.spans.map((s) => s.text) ?? [];
-}
-
-function expectSpansSliceText(text: string, m: DimensionMeasure): void {
-  for (const c of m.contributions) {
-    for (const s of c.spans) {
-      expect(s.start, c.feature).to.be.within(0, text.length);
-      expect(s.end, c.feature).to.be.within(s.start, text.length);
-      expect(s.text, c.feature).to.equal(text.slice(s.start, s.end));
-    }
-  }
 }
 
 /** A reply with no cue reads at the prior rate alone. */
