@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { analyze } from '../../../shared/scoring/analyze';
 import { DIRECTNESS_VERSION, directnessFeatures, measureDirectness } from '../../../shared/scoring/directness';
-import type { DimensionMeasure } from '../../../shared/scoring/measure-types';
 import { expectSpansSliceText } from '../../helpers/spans';
 
 function directness(text: string, incoming?: string): number {
