@@ -4,6 +4,7 @@ import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
 import { closeRedis, createRedis } from '../shared/redis';
+import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
 import { createCapacityRunner } from './capacity';
 import type { AppDeps } from './deps';
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config, 'web');
   const runtime = await startWeb(config, logger);
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals | 'disconnect') => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'api shutting down');
@@ -127,6 +128,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  reportReadyToSupervisor({ type: 'ready', role: 'web', port: runtime.port }, () => stop('disconnect'));
 }
 
 if (require.main === module) {

@@ -5,6 +5,7 @@ import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
 import { redisOptionsFor } from '../shared/redis';
+import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
 import { createHeartbeatProcessor, MAINTENANCE_HEARTBEAT_JOB, MAINTENANCE_HEARTBEAT_SCHEDULER } from './maintenance.processor';
 import { createScoringPool } from './pool';
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
   const log = createLogger(config, 'worker');
   const runtime = await startWorkers(config, log);
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals | 'disconnect') => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'worker shutting down');
@@ -136,6 +137,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  reportReadyToSupervisor({ type: 'ready', role: 'worker' }, () => stop('disconnect'));
 }
 
 if (require.main === module) {

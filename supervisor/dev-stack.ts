@@ -1,0 +1,293 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { AppConfig } from '../shared/config';
+import { createDataSource } from '../shared/db/create-data-source';
+import type { Logger } from '../shared/logger';
+import type { ReadyMessage } from '../shared/supervision';
+import { resolveThreadFile } from '../shared/thread-file';
+import { lockDataDir } from './data-dir-lock';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { killNow, manageProcess, type ExitInfo, type ManagedProcess } from './managed-process';
+import { chooseRedis, type RedisChoice, type RedisChoiceOptions } from './redis-choice';
+import { StartupError } from './startup-error';
+
+/** Pool size of web and worker on the embedded database, unless DATABASE_POOL_MAX says otherwise. */
+export const EMBEDDED_POOL_MAX = 3;
+
+/** What the stack needs; `main.ts` builds it from the environment. */
+export interface DevStackOptions {
+  /** The environment web and worker inherit (DATABASE_URL, REDIS_URL and the pool size are set on top). */
+  env: Record<string, string | undefined>;
+  /** The configuration loaded from `env` (validated before anything starts). */
+  config: AppConfig;
+  /** Where the embedded database and a private Redis keep their files. */
+  dataDir: string;
+  /** Folder of the repository (children start here). */
+  rootDir: string;
+  /** Where to look for Redis, and which binary to start when none answers. */
+  redis: Pick<RedisChoiceOptions, 'probe' | 'binary' | 'searchPath'>;
+  log: Logger;
+  /** Called once when web, worker or a private Redis exits without being asked to. */
+  onFailure: (reason: string) => void;
+}
+
+/** The running stack, as `npm start` reports it. */
+export interface DevStackInfo {
+  /** The API's base URL. */
+  url: string;
+  database: 'embedded' | 'configured';
+  redis: RedisChoice['source'];
+  redisUrl: string;
+}
+
+interface RoleProcess {
+  proc: ManagedProcess;
+  ready: Promise<ReadyMessage>;
+}
+
+class StopRequested extends Error {
+  constructor() {
+    super('stopped during startup');
+    this.name = 'StopRequested';
+  }
+}
+
+function describeExit(info: ExitInfo): string {
+  return info.signal ? `signal ${info.signal}` : `code ${String(info.code)}`;
+}
+
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+function apiUrl(host: string | undefined, port: number): string {
+  const shown = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+/**
+ * The development stack of `npm start`: an embedded PostgreSQL (PGlite over pglite-socket) unless
+ * DATABASE_URL is set, a Redis (REDIS_URL, else 127.0.0.1:6379, else a private redis-server), the
+ * migrations, then the `web` and `worker` processes of the Procfile as child processes.
+ *
+ * Start order: database and Redis, migrations, worker and web. Stop order: web (in-flight requests
+ * finish), worker (active jobs finish), the private Redis, the database; each step has a deadline.
+ */
+export class DevStack {
+  readonly #options: DevStackOptions;
+  #pg?: EmbeddedPostgres;
+  #redis?: RedisChoice;
+  #worker?: RoleProcess;
+  #web?: RoleProcess;
+  #unlock?: () => void;
+  #starting?: Promise<DevStackInfo>;
+  #stopRequested = false;
+  #onStopRequest: Array<() => void> = [];
+  #stopped?: Promise<boolean>;
+  #partsStopped?: Promise<boolean>;
+
+  /** @param options - see {@link DevStackOptions} */
+  constructor(options: DevStackOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Starts everything and waits until web and worker report ready.
+   * @returns where the API listens and what it runs on
+   * @throws StartupError with a one-line reason when a part cannot start (what started is stopped)
+   */
+  start(): Promise<DevStackInfo> {
+    this.#starting ??= this.#start().catch(async (err: unknown) => {
+      await this.#stopParts();
+      throw err instanceof StopRequested ? new StartupError('stopped before the stack was up') : err;
+    });
+    return this.#starting;
+  }
+
+  /**
+   * Stops everything in order (also while starting: the current step finishes first).
+   * @returns true when every part stopped on its own within its deadline
+   */
+  stop(): Promise<boolean> {
+    this.#stopped ??= (async () => {
+      this.#stopRequested = true;
+      for (const wake of this.#onStopRequest.splice(0)) wake();
+      await this.#starting?.catch(() => undefined);
+      return this.#stopParts();
+    })();
+    return this.#stopped;
+  }
+
+  /** Kills every child process at once (a second Ctrl-C). The database is left to crash recovery. */
+  kill(): void {
+    for (const proc of [this.#web?.proc, this.#worker?.proc, this.#redis?.source === 'private' ? this.#redis.process : undefined]) {
+      if (proc) killNow(proc);
+    }
+  }
+
+  async #start(): Promise<DevStackInfo> {
+    const { config, env, log } = this.#options;
+    const configuredDb = config.db.url;
+    const dataDir = this.#options.dataDir;
+
+    if (!configuredDb) this.#unlock = lockDataDir(dataDir);
+    const [pg, redis] = await Promise.allSettled([
+      configuredDb
+        ? Promise.resolve(undefined)
+        : startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pglite'), maxConnections: 2 * this.#poolMax() + 4, log }),
+      chooseRedis({
+        ...this.#options.redis,
+        configuredUrl: env.REDIS_URL?.trim() || undefined,
+        dataDir: path.join(dataDir, 'redis'),
+        log,
+      }),
+    ]);
+    if (pg.status === 'fulfilled') this.#pg = pg.value;
+    if (redis.status === 'fulfilled') this.#redis = redis.value;
+    if (pg.status === 'rejected') throw new StartupError(`The embedded database did not start: ${(pg.reason as Error).message}`, pg.reason);
+    if (redis.status === 'rejected') throw redis.reason;
+    this.#checkStop();
+
+    const databaseUrl = this.#pg?.url ?? (configuredDb as string);
+    const redisChoice = this.#redis as RedisChoice;
+    log.info({ database: this.#pg ? 'embedded' : 'configured', redis: redisChoice.source, redisUrl: withoutPassword(redisChoice.url) }, 'dependencies ready');
+    await this.#migrate(databaseUrl, this.#pg ? false : config.db.ssl);
+    this.#checkStop();
+
+    const childEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url };
+    if (this.#pg) childEnv.DATABASE_POOL_MAX = String(this.#poolMax());
+    this.#worker = this.#spawnRole('worker', '../workers/main', childEnv);
+    this.#web = this.#spawnRole('web', '../api/server', childEnv);
+    const [webReady] = await this.#unlessStopped(Promise.all([this.#web.ready, this.#worker.ready]));
+
+    for (const proc of [this.#web.proc, this.#worker.proc, redisChoice.source === 'private' ? redisChoice.process : undefined]) {
+      if (!proc) continue;
+      void proc.exited.then((info) => {
+        if (!this.#stopRequested) this.#options.onFailure(`${proc.role} exited unexpectedly (${describeExit(info)})`);
+      });
+    }
+    return {
+      url: apiUrl(config.http.host, webReady.port ?? config.http.port),
+      database: this.#pg ? 'embedded' : 'configured',
+      redis: redisChoice.source,
+      redisUrl: withoutPassword(redisChoice.url),
+    };
+  }
+
+  #poolMax(): number {
+    // Every pooled connection of web and worker shares PGlite's one session: more only queue.
+    return this.#options.env.DATABASE_POOL_MAX?.trim() ? this.#options.config.db.poolMax : EMBEDDED_POOL_MAX;
+  }
+
+  #checkStop(): void {
+    if (this.#stopRequested) throw new StopRequested();
+  }
+
+  #unlessStopped<T>(work: Promise<T>): Promise<T> {
+    if (this.#stopRequested) return Promise.reject(new StopRequested());
+    return new Promise<T>((resolve, reject) => {
+      this.#onStopRequest.push(() => reject(new StopRequested()));
+      work.then(resolve, reject);
+    });
+  }
+
+  /** The migrations of the Procfile's `release` line (same DataSource, same files), run in-process. */
+  async #migrate(url: string, ssl: boolean): Promise<void> {
+    const { log } = this.#options;
+    const dataSource = createDataSource({ url, poolMax: 1, ssl }, 'migrate');
+    try {
+      await dataSource.initialize();
+    } catch (err) {
+      throw new StartupError(`Cannot connect to PostgreSQL at ${withoutPassword(url)}: ${(err as Error).message}`, err);
+    }
+    try {
+      const applied = await dataSource.runMigrations();
+      log.info({ applied: applied.map((m) => m.name) }, 'migrations up to date');
+    } catch (err) {
+      throw new StartupError(`Migrations failed: ${(err as Error).message}`, err);
+    } finally {
+      await dataSource.destroy();
+    }
+  }
+
+  #spawnRole(role: 'web' | 'worker', entry: string, env: Record<string, string | undefined>): RoleProcess {
+    const { log, rootDir } = this.#options;
+    // dist/supervisor -> dist/<role>/*.js; under tsx (tests) -> the .ts sources with the tsx loader.
+    const { filename, execArgv } = resolveThreadFile(__filename, entry);
+    const child = spawn(process.execPath, [...execArgv, filename], {
+      cwd: rootDir,
+      env,
+      // Own process group: a terminal's Ctrl-C reaches only the supervisor, which stops the
+      // children in order. The IPC channel carries the ready message.
+      detached: true,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('error', (err) => log.error({ err, role }, 'process error'));
+    const proc = manageProcess(role, child);
+    const ready = new Promise<ReadyMessage>((resolve, reject) => {
+      child.on('message', (message: Partial<ReadyMessage>) => {
+        if (message?.type === 'ready' && message.role === role) resolve(message as ReadyMessage);
+      });
+      void proc.exited.then((info) => reject(new StartupError(`${role} exited (${describeExit(info)}) before it was ready; its output is above`)));
+    });
+    // Observed by start(); this keeps a later rejection (after start gave up) from going unhandled.
+    ready.catch(() => undefined);
+    log.info({ role, pid: proc.pid }, 'process started');
+    return { proc, ready };
+  }
+
+  /** Stops what was started, in order, once. */
+  #stopParts(): Promise<boolean> {
+    this.#partsStopped ??= this.#stopInOrder();
+    return this.#partsStopped;
+  }
+
+  async #stopInOrder(): Promise<boolean> {
+    const { config, log } = this.#options;
+    this.#stopRequested = true;
+    let clean = true;
+    const step = async (name: string, work: () => Promise<boolean>) => {
+      try {
+        if (!(await work())) clean = false;
+      } catch (err) {
+        clean = false;
+        log.error({ err, part: name }, 'stop failed');
+      }
+    };
+    // Children get the grace period their own shutdown uses, plus time to release their pools.
+    const childDeadline = config.shutdownGraceMs + 6_000;
+    for (const role of [this.#web, this.#worker]) {
+      if (!role) continue;
+      await step(role.proc.role, async () => {
+        const outcome = await role.proc.stop(childDeadline);
+        log.info({ role: role.proc.role, code: outcome.code, signal: outcome.signal, forced: outcome.forced }, 'process stopped');
+        // A child stopped before it installed its handlers dies of the SIGTERM itself: still clean.
+        return !outcome.forced && (outcome.code === 0 || outcome.signal === 'SIGTERM');
+      });
+    }
+    const redis = this.#redis;
+    if (redis?.source === 'private') {
+      await step('redis', async () => {
+        const outcome = await redis.process.stop(5_000);
+        log.info({ role: 'redis', code: outcome.code, signal: outcome.signal, forced: outcome.forced }, 'process stopped');
+        return !outcome.forced;
+      });
+    }
+    const pg = this.#pg;
+    if (pg) {
+      await step('postgres', async () => {
+        await pg.stop(5_000);
+        log.info('embedded postgres stopped');
+        return true;
+      });
+    }
+    this.#unlock?.();
+    return clean;
+  }
+}

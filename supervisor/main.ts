@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../shared/config';
+import { createLogger } from '../shared/logger';
+import { DevStack, type DevStackInfo } from './dev-stack';
+import { DEFAULT_REDIS_PROBE } from './redis-choice';
+
+/**
+ * The repository folder: the nearest ancestor holding package.json (the same from `supervisor/`
+ * under tsx and from `dist/supervisor/`).
+ * @param from - a folder inside the repository
+ * @returns the repository folder
+ */
+export function findRootDir(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return from;
+  }
+}
+
+/**
+ * The line `npm start` prints once the stack serves.
+ * @param info - what the stack runs on
+ * @param dataDir - the data folder
+ * @returns one line
+ */
+export function readyLine(info: DevStackInfo, dataDir: string): string {
+  const database = info.database === 'embedded' ? `embedded PostgreSQL in ${path.join(dataDir, 'pglite')}` : 'PostgreSQL from DATABASE_URL';
+  const redis = info.redis === 'configured' ? 'Redis from REDIS_URL' : `${info.redis === 'private' ? 'private ' : ''}Redis at ${info.redisUrl}`;
+  return `humanlike is running at ${info.url} (${database}; ${redis}). Press Ctrl-C to stop.`;
+}
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const config = loadConfig(env);
+  const log = createLogger(config, 'supervisor');
+  const rootDir = findRootDir(__dirname);
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || path.join(rootDir, '.data'));
+
+  let failed = false;
+  let stopping: Promise<void> | undefined;
+  const stack: DevStack = new DevStack({
+    env,
+    config,
+    dataDir,
+    rootDir,
+    redis: { probe: DEFAULT_REDIS_PROBE, binary: 'redis-server', searchPath: env.PATH ?? '' },
+    log,
+    onFailure(reason) {
+      log.error({ reason }, 'stack failed');
+      failed = true;
+      void shutdown('failure');
+    },
+  });
+
+  const shutdown = (reason: string): Promise<void> => {
+    stopping ??= (async () => {
+      log.info({ reason }, 'stopping');
+      // Every step has its own deadline; this is the last resort if one of them never returns.
+      const lastResort = setTimeout(
+        () => {
+          log.error('stop timed out');
+          stack.kill();
+          process.exit(1);
+        },
+        2 * (config.shutdownGraceMs + 6_000) + 15_000,
+      ).unref();
+      clearInterval(orphanCheck);
+      const clean = await stack.stop();
+      clearTimeout(lastResort);
+      process.exitCode = clean && !failed ? 0 : 1;
+      log.info({ clean }, 'stopped');
+    })();
+    return stopping;
+  };
+
+  let firstSignalAt: number | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    // One Ctrl-C can arrive twice (from the terminal and forwarded by npm): only a repeat after
+    // a second counts as "stop now".
+    if (firstSignalAt !== undefined) {
+      if (Date.now() - firstSignalAt < 1_000) return;
+      log.warn({ signal }, 'second signal: killing everything now');
+      stack.kill();
+      process.exit(130);
+    }
+    firstSignalAt = Date.now();
+    void shutdown(signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+
+  // npm runs this under `sh -c`; when npm is killed, the shell dies without passing the signal on.
+  // Stop when the process that started us goes away rather than run on as an orphan.
+  const parent = process.ppid;
+  const orphanCheck = setInterval(() => {
+    if (process.ppid !== parent) void shutdown('parent exited');
+  }, 1_000).unref();
+
+  try {
+    const info = await stack.start();
+    process.stdout.write(`${readyLine(info, dataDir)}\n`);
+  } catch (err) {
+    // Stopped by a signal while starting: shutdown() sets the exit code.
+    if (stopping) return;
+    process.stderr.write(`npm start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`npm start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

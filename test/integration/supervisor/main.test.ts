@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { expect } from 'chai';
+import { closedPort } from '../../helpers/ports';
+import { queuePrefix } from '../../helpers/redis';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** `npm start` with no DATABASE_URL, as a real process tree: supervisor, embedded database, web, worker. */
+describe('npm start (supervisor/main)', function () {
+  // First start in an empty data folder: PGlite's initdb takes most of it (about 10 s here).
+  this.timeout(45_000);
+  let dataDir: string;
+  let supervisor: ChildProcess | undefined;
+  const childPids: number[] = [];
+
+  before(function () {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'humanlike-start-'));
+  });
+  after(function () {
+    // Only if the test failed half-way: nothing of the tree may outlive the run.
+    for (const pid of [supervisor?.pid, ...childPids]) {
+      if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('comes up healthy on the embedded database, scores through the queue and worker, and stops cleanly on SIGTERM', async function () {
+    const port = await closedPort();
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      QUEUE_PREFIX: queuePrefix('start'),
+      LOG_LEVEL: 'info',
+      SCORING_THREADS: '1',
+      SHUTDOWN_GRACE_MS: '5000',
+    };
+    // CI has a Redis on 127.0.0.1:6379, which the supervisor finds by itself; honour a test override.
+    if (process.env.TEST_REDIS_URL) env.REDIS_URL = process.env.TEST_REDIS_URL;
+
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'supervisor', 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    supervisor = child;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const logs: Array<Record<string, unknown>> = [];
+    const readyLine = new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (line.startsWith('{')) {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          logs.push(entry);
+          if (entry.msg === 'process started') childPids.push(entry.pid as number);
+        } else if (line.startsWith('humanlike is running at')) {
+          resolve(line);
+        }
+      });
+      void exited.then(({ code }) => reject(new Error(`npm start exited with ${code} before it was ready: ${stderr}`)));
+    });
+
+    const line = await readyLine;
+    const base = `http://127.0.0.1:${port}`;
+    expect(line).to.contain(`http://127.0.0.1:${port}`).and.contain('embedded PostgreSQL');
+    const pglitePort = logs.find((e) => e.msg === 'embedded postgres started')?.port as number;
+    expect(pglitePort).to.be.a('number');
+    expect(childPids).to.have.length(2);
+
+    const health = await fetch(`${base}/api/healthz`);
+    expect(health.status).to.equal(200);
+    expect(await health.json()).to.deep.equal({ status: 'ok', checks: { redis: 'ok', postgres: 'ok' } });
+
+    const score = await fetch(`${base}/api/score`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ data_consent: true, proposed_text: 'Oh no, I am so sorry. Do you want to talk about it tonight?', target_profile: 'grief-support-peer' }),
+    });
+    const body = (await score.json()) as { score: { profile: string; human_likeness: number }; free_tier: { used: number } };
+    expect(score.status, JSON.stringify(body)).to.equal(200);
+    expect(body.score.profile).to.equal('grief-support-peer');
+    expect(body.score.human_likeness).to.be.within(0, 100);
+    expect(body.free_tier.used).to.equal(1);
+
+    child.kill('SIGTERM');
+    expect(await exited, stderr).to.deep.equal({ code: 0, signal: null });
+    expect(stderr).not.to.match(/error|fail/i);
+    for (const pid of childPids) expect(isAlive(pid), `pid ${pid}`).to.equal(false);
+    expect(await listening(port), 'API port').to.equal(false);
+    expect(await listening(pglitePort), 'database port').to.equal(false);
+    const stopped = logs.filter((e) => e.msg === 'process stopped').map((e) => [e.role, e.code, e.forced]);
+    expect(stopped).to.deep.equal([
+      ['web', 0, false],
+      ['worker', 0, false],
+    ]);
+  });
+});
