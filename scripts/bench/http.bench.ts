@@ -1,0 +1,672 @@
+// `npm run bench:http`: autocannon against POST /api/score (the free tier, end to end) and, in the
+// same run, against a no-op Koa + BullMQ round trip (scripts/bench/noop-round-trip.ts), at 1 and
+// 50 connections. Prints requests/s and p50/p95/p99 latency for both, the ratios beside the goals
+// of issue 3 (score >= 70% of the no-op's throughput at 50 connections; score p50 <= 1.5x the
+// no-op's at 1 connection), where the CPU went, and how long jobs waited and ran.
+//
+// What runs: the real API (`api/server` entry) and the real worker process (`workers/main` entry:
+// BullMQ worker over the Piscina pool), each a child process started as the Procfile starts them
+// (compiled JS under plain node: the tree is compiled into .bench/build-<run>, removed at the end;
+// BENCH_FROM_SOURCE=1 runs the sources under tsx instead), plus the no-op's web and worker
+// processes, all on the local Redis and a throwaway PostgreSQL database (created, migrated,
+// dropped), under a unique BullMQ prefix that is obliterated at the end. Every child's log goes to
+// a temporary folder, kept only on failure.
+//
+// The free cap is lifted in the children's environment only, with the existing knobs
+// FREE_SCORE_LIMIT (1e9) and FREE_WISHLIST_REQUIRED_FROM (1e9 + 1); nothing in shared/config.ts is
+// bench-specific and the bench refuses to run with NODE_ENV=production. Requests come from
+// BENCH_CALLERS distinct callers (X-Forwarded-For with TRUSTED_PROXY_HOPS=1), so the ledger is
+// exercised as in production rather than serialized on one caller's row.
+//
+// Environment: BENCH_SECONDS (measured seconds per case, 10), BENCH_WARMUP_SECONDS (2),
+// BENCH_CONNECTIONS (1,50), BENCH_CALLERS (1000), BENCH_LOG_LEVEL (children's LOG_LEVEL, info as
+// in production), BENCH_REDIS_URL (redis://127.0.0.1:6379), BENCH_PG_ADMIN_URL
+// (postgres://postgres@127.0.0.1:5432/postgres), BENCH_OUT (write the figures as JSON there),
+// BENCH_CHILD_NODE_ARGS (extra node flags for the children, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`),
+// BENCH_KEEP_LOGS=1 (keep the children's logs; with BENCH_LOG_LEVEL=debug they time every job).
+// SCORING_THREADS, SCORING_CONCURRENCY and other service variables pass through to the children.
+//
+// A case where more than 1% of responses are not 200 (or never came) fails the run: a bench of
+// 429s would measure the refusal path, not scoring.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import { QUEUE } from '../../jobs';
+import { loadConfig } from '../../shared/config';
+import { createDataSource } from '../../shared/db/create-data-source';
+import { PROFILES } from '../../shared/profiles';
+import { NOOP_QUEUE } from './noop-round-trip';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SECONDS = positiveInt('BENCH_SECONDS', 10);
+const WARMUP_SECONDS = positiveInt('BENCH_WARMUP_SECONDS', 2, true);
+const CALLERS = positiveInt('BENCH_CALLERS', 1000);
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
+const KEEP_LOGS = process.env.BENCH_KEEP_LOGS === '1';
+const CHILD_NODE_ARGS = (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const CONNECTIONS = connectionList(process.env.BENCH_CONNECTIONS ?? '1,50');
+const MAX_NON_200 = 0.01;
+const GOAL_THROUGHPUT_RATIO = 0.7;
+const GOAL_P50_RATIO = 1.5;
+
+function positiveInt(name: string, dflt: number, zeroOk = false): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < (zeroOk ? 0 : 1)) throw new Error(`${name} must be an integer >= ${zeroOk ? 0 : 1}`);
+  return n;
+}
+
+function connectionList(raw: string): number[] {
+  const list = raw.split(',').map((x) => Number(x.trim()));
+  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new Error('BENCH_CONNECTIONS must be a comma-separated list of integers >= 1');
+  }
+  return list;
+}
+
+function out(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies: ~40-word replies to a few incoming messages, with a profile and a delay.
+
+const REPLIES = [
+  "Ah, that's rough, sorry the deploy bit you again. I think the cache is stale since Tuesday. Try restarting the worker first, and if that doesn't help, send me the logs and I'll dig in tonight before the demo.",
+  "Thanks for flagging it so quickly. Honestly I'm not sure yet, but the queue looks backed up. Could you check whether the env var still points at the old Redis host? I can roll back if we need to.",
+  "No worries at all, these things happen. I moved your appointment to Thursday at three, which was the earliest slot left. If that doesn't work for you, just reply here and I'll find another time this week.",
+  "Hmm, I'd push back a little on that. The numbers from last quarter don't really support cutting the budget, and the team is already stretched. Can we talk it through tomorrow morning before you send the plan?",
+  "oh wow congrats!! that's huge, you totally earned it after all those late nights. we should celebrate this weekend, maybe that taco place you love? let me know when you're free and I'll grab a table for us",
+];
+const INCOMING = [
+  "the deploy failed again and I'm kind of freaking out, the client demo is in an hour. any idea what's wrong?",
+  'Is the worker still down? Support tickets are piling up.',
+  "Hi, I can't make my appointment on Monday anymore. Is there anything later in the week?",
+  "I'm planning to cut the tooling budget by 30% next quarter. Thoughts before I send it?",
+  'I GOT THE JOB!!!',
+];
+const PROFILE_IDS = PROFILES.map((p) => p.id);
+
+function bodyFor(i: number): string {
+  const k = i % REPLIES.length;
+  return JSON.stringify({
+    data_consent: true,
+    proposed_text: REPLIES[k],
+    incoming_message: INCOMING[k],
+    target_profile: PROFILE_IDS[(i * 7) % PROFILE_IDS.length],
+    response_delay_seconds: 20 + ((i * 13) % 70),
+  });
+}
+
+const BODIES = Array.from({ length: 35 }, (_, i) => bodyFor(i));
+
+function callerAddress(i: number): string {
+  const n = i % CALLERS;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Children: the service's web and worker entries and the no-op's, each logging to a file.
+
+interface Child {
+  name: string;
+  proc: ChildProcess;
+  logFile: string;
+  exited: Promise<number | null>;
+}
+
+/** How the children run: compiled JS under plain node (as the Procfile does), or the sources under tsx. */
+interface Runner {
+  /** Node arguments that start `entry` (a path from the repository root, without extension). */
+  argsFor(entry: string): string[];
+}
+
+function sourceRunner(): Runner {
+  return { argsFor: (entry) => ['--import', 'tsx', path.join(ROOT, `${entry}.ts`)] };
+}
+
+async function compiledRunner(outDir: string): Promise<Runner> {
+  const tsc = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--outDir', outDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  tsc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  tsc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const code = await new Promise<number | null>((resolve) => tsc.once('exit', resolve));
+  // tsc emits despite type errors (someone may be mid-change elsewhere); refuse only when nothing was emitted.
+  if (code !== 0) out(`warning: tsc exited with ${code} while building the bench copy:\n${output.split('\n').slice(0, 8).join('\n')}`);
+  return {
+    argsFor(entry) {
+      const file = path.join(outDir, `${entry}.js`);
+      if (!existsSync(file)) throw new Error(`the build has no ${file}`);
+      return [file];
+    },
+  };
+}
+
+function startChild(name: string, runner: Runner, entry: string, args: string[], env: Record<string, string>, logDir: string): Child {
+  const logFile = path.join(logDir, `${name}.log`);
+  const fd = openSync(logFile, 'a');
+  const proc = spawn(process.execPath, [...CHILD_NODE_ARGS, ...runner.argsFor(entry), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return { name, proc, logFile, exited };
+}
+
+function logTail(child: Child, lines = 15): string {
+  try {
+    return readFileSync(child.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function stopChild(child: Child, graceMs: number): Promise<void> {
+  if (child.proc.exitCode !== null || child.proc.signalCode !== null) return;
+  child.proc.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([
+    child.exited.then(() => false),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (timedOut) {
+    out(`warning: ${child.name} did not exit ${graceMs} ms after SIGTERM; killing it`);
+    child.proc.kill('SIGKILL');
+    await child.exited;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== 'object' || !address) throw new Error('no free port');
+  return address.port;
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, children: Child[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  for (;;) {
+    const dead = children.find((c) => c.proc.exitCode !== null);
+    if (dead) throw new Error(`${dead.name} exited (code ${dead.proc.exitCode}) while waiting for ${what}:\n${logTail(dead)}`);
+    const ready = await check().catch((err: unknown) => {
+      last = err instanceof Error ? err.message : String(err);
+      return false;
+    });
+    if (ready) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${last})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database and Redis setup/teardown.
+
+function databaseUrl(name: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function createMigratedDatabase(name: string): Promise<string> {
+  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = databaseUrl(name);
+  const ds = createDataSource({ url, poolMax: 1, ssl: false }, 'bench-migrate');
+  await ds.initialize();
+  try {
+    await ds.runMigrations();
+  } finally {
+    await ds.destroy();
+  }
+  return url;
+}
+
+async function cleanRedis(prefix: string): Promise<void> {
+  for (const name of [...Object.values(QUEUE), NOOP_QUEUE]) {
+    const queue = new Queue(name, { connection: { url: REDIS_URL }, prefix });
+    try {
+      await queue.obliterate({ force: true });
+    } finally {
+      await queue.close();
+    }
+  }
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement: autocannon, CPU per process, job timeline.
+
+interface CpuSample {
+  /** pid -> [group, cpu seconds so far]. */
+  perPid: Map<number, [string, number]>;
+  busy: number;
+  wall: number;
+}
+
+const CLOCK_TICK = 100; // USER_HZ on Linux
+// Shared servers whose CPU is worth naming (read from /proc; never signalled).
+const SERVER_COMMANDS: Record<string, string> = { 'redis-server': 'redis', postgres: 'postgres' };
+
+function procStat(pid: number): { comm: string; cpu: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime + stime, every thread of the process included (the Piscina threads of the worker).
+    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), cpu: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICK };
+  } catch {
+    return undefined;
+  }
+}
+
+function machineBusySeconds(): number {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const f = line.trim().split(/\s+/).slice(1).map(Number);
+    const total = f.reduce((a, b) => a + b, 0);
+    return (total - f[3] - (f[4] ?? 0)) / CLOCK_TICK; // minus idle and iowait
+  } catch {
+    return 0;
+  }
+}
+
+function sampleCpu(children: Child[]): CpuSample {
+  const groups = new Map<number, string>(children.map((c) => [c.proc.pid ?? -1, c.name]));
+  groups.set(process.pid, 'bench client');
+  const perPid = new Map<number, [string, number]>();
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    // no /proc: only the totals stay empty
+  }
+  for (const name of pids) {
+    const pid = Number(name);
+    const stat = procStat(pid);
+    if (!stat) continue;
+    const group = groups.get(pid) ?? SERVER_COMMANDS[stat.comm];
+    if (group) perPid.set(pid, [group, stat.cpu]);
+  }
+  return { perPid, busy: machineBusySeconds(), wall: performance.now() / 1000 };
+}
+
+/** Cores busy per process (or group of processes) over an interval. */
+type CpuShares = Record<string, number>;
+
+function cpuShares(a: CpuSample, b: CpuSample): CpuShares {
+  const wall = b.wall - a.wall;
+  const used: Record<string, number> = {};
+  let named = 0;
+  for (const [pid, [group, end]] of b.perPid) {
+    // A process that started during the interval (a new PostgreSQL backend) counts from zero.
+    const delta = Math.max(0, end - (a.perPid.get(pid)?.[1] ?? 0));
+    used[group] = (used[group] ?? 0) + delta;
+    named += delta;
+  }
+  const shares: CpuShares = {};
+  for (const [group, seconds] of Object.entries(used)) shares[group] = seconds / wall;
+  shares['everything else'] = Math.max(0, (b.busy - a.busy - named) / wall);
+  return shares;
+}
+
+interface JobTimeline {
+  jobs: number;
+  /** enqueue -> a worker took it (ms, mean and p50). */
+  waitMean: number;
+  waitP50: number;
+  /** a worker took it -> finished (ms). */
+  runMean: number;
+  runP50: number;
+  /** time inside the scoring thread (ms), score only. */
+  threadMean?: number;
+}
+
+async function jobTimeline(prefix: string, queueName: string, since: number, until: number): Promise<JobTimeline | undefined> {
+  const queue = new Queue(queueName, { connection: { url: REDIS_URL }, prefix });
+  try {
+    const jobs = (await queue.getJobs(['completed'], 0, 4999, false)).filter(
+      (j) => j && j.timestamp >= since && (j.finishedOn ?? Infinity) <= until,
+    );
+    if (jobs.length === 0) return undefined;
+    const waits = jobs.map((j) => (j.processedOn ?? j.timestamp) - j.timestamp);
+    const runs = jobs.map((j) => (j.finishedOn ?? 0) - (j.processedOn ?? 0));
+    const threads = jobs.map((j) => (j.returnvalue as { threadMs?: number } | null)?.threadMs).filter((x): x is number => typeof x === 'number');
+    return {
+      jobs: jobs.length,
+      waitMean: mean(waits),
+      waitP50: percentile(sorted(waits), 0.5),
+      runMean: mean(runs),
+      runP50: percentile(sorted(runs), 0.5),
+      threadMean: threads.length > 0 ? mean(threads) : undefined,
+    };
+  } finally {
+    await queue.close();
+  }
+}
+
+function sorted(xs: number[]): Float64Array {
+  return Float64Array.from(xs).sort(); // typed arrays sort numerically
+}
+
+function percentile(sortedXs: ArrayLike<number>, q: number): number {
+  if (sortedXs.length === 0) return NaN;
+  const i = Math.min(sortedXs.length - 1, Math.max(0, Math.ceil(q * sortedXs.length) - 1));
+  return sortedXs[i];
+}
+
+function mean(xs: number[]): number {
+  return xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+interface CaseResult {
+  target: 'no-op' | 'score';
+  connections: number;
+  seconds: number;
+  responses: number;
+  ok: number;
+  notOk: number;
+  statusCounts: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  cpu: CpuShares;
+  jobs?: JobTimeline;
+}
+
+interface Target {
+  name: 'no-op' | 'score';
+  url: string;
+  queue: string;
+}
+
+let callerCounter = 0;
+
+function runAutocannon(url: string, connections: number, seconds: number, onLatency?: (ms: number) => void) {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    let n = 0;
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        duration: seconds,
+        timeout: 30,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              const i = callerCounter++;
+              req.headers = { ...req.headers, 'content-type': 'application/json', 'x-forwarded-for': callerAddress(i) };
+              req.body = BODIES[n++ % BODIES.length];
+              return req;
+            },
+          },
+        ],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+    if (onLatency) instance.on('response', (_client, _status, _bytes, ms) => onLatency(ms));
+  });
+}
+
+async function runCase(target: Target, connections: number, children: Child[], prefix: string): Promise<CaseResult> {
+  if (WARMUP_SECONDS > 0) await runAutocannon(target.url, connections, WARMUP_SECONDS);
+  const latencies: number[] = [];
+  const before = sampleCpu(children);
+  const since = Date.now();
+  const started = performance.now();
+  const result = await runAutocannon(target.url, connections, SECONDS, (ms) => latencies.push(ms));
+  const seconds = (performance.now() - started) / 1000;
+  const after = sampleCpu(children);
+  const until = Date.now();
+  const statusCounts: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCounts[code] = stat.count ?? 0;
+  const ok = statusCounts['200'] ?? 0;
+  const responses = Object.values(statusCounts).reduce((a, b) => a + b, 0);
+  const lat = sorted(latencies);
+  return {
+    target: target.name,
+    connections,
+    seconds,
+    responses,
+    ok,
+    notOk: responses - ok + result.errors,
+    statusCounts,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    rps: ok / seconds,
+    p50: percentile(lat, 0.5),
+    p95: percentile(lat, 0.95),
+    p99: percentile(lat, 0.99),
+    mean: mean(latencies),
+    cpu: cpuShares(before, after),
+    jobs: await jobTimeline(prefix, target.queue, since, until),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report.
+
+const f1 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(1));
+const f2 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(2));
+
+function printCase(r: CaseResult): void {
+  const codes = Object.entries(r.statusCounts)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(' ');
+  const figures = [f1(r.rps).padStart(9), ...[r.p50, r.p95, r.p99, r.mean].map((x) => f2(x).padStart(8))].join(' ');
+  const errors = r.errors ? ` errors:${r.errors}` : '';
+  out(`${r.target.padEnd(6)} ${String(r.connections).padStart(5)} ${figures}   ${r.notOk} not 200 of ${r.responses + r.errors} (${codes}${errors})`);
+}
+
+function printDetail(r: CaseResult): void {
+  const cpu = Object.entries(r.cpu)
+    .filter(([, v]) => v >= 0.005)
+    .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+    .join(', ');
+  const perRequest = (group: string[]) => f2((1000 * r.seconds * group.reduce((a, g) => a + (r.cpu[g] ?? 0), 0)) / Math.max(1, r.ok));
+  const side = r.target === 'score' ? ['score web', 'score worker'] : ['no-op web', 'no-op worker'];
+  out(`  ${r.target} x${r.connections}: cores busy: ${cpu}`);
+  out(
+    `  ${r.target} x${r.connections}: CPU ms per 200: web ${perRequest([side[0]])}, worker (with its threads) ${perRequest([side[1]])}, ` +
+      `redis ${perRequest(['redis'])}, postgres ${perRequest(['postgres'])}, bench client ${perRequest(['bench client'])}`,
+  );
+  if (r.jobs) {
+    const j = r.jobs;
+    const thread = j.threadMean === undefined ? '' : ` (in the scoring thread ${f2(j.threadMean)})`;
+    out(
+      `  ${r.target} x${r.connections}: ${j.jobs} jobs: queued->active mean ${f2(j.waitMean)} ms (p50 ${f1(j.waitP50)}), ` +
+        `active->done mean ${f2(j.runMean)} ms (p50 ${f1(j.runP50)})${thread}; ` +
+        `rest of the request (HTTP, API, events) mean ${f2(r.mean - j.waitMean - j.runMean)} ms`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  if (process.env.NODE_ENV === 'production') {
+    throw new Error('refusing to run with NODE_ENV=production: the bench lifts the free cap and creates and drops databases');
+  }
+  const runId = `${process.pid}-${randomBytes(3).toString('hex')}`;
+  const prefix = `hl-bench-${runId}`;
+  const dbName = `humanlike_bench_${runId.replace(/-/g, '_')}`;
+  const logDir = mkdtempSync(path.join(tmpdir(), 'humanlike-bench-'));
+  // Inside the repository (ignored by git) so the compiled files resolve node_modules.
+  const buildDir = path.join(ROOT, '.bench', `build-${runId}`);
+  const children: Child[] = [];
+  let failed = false;
+  let dbCreated = false;
+
+  const cleanup = async () => {
+    for (const child of [...children].reverse()) {
+      await stopChild(child, 20_000).catch((err: unknown) => out(`warning: stopping ${child.name}: ${String(err)}`));
+    }
+    await cleanRedis(prefix).catch((err: unknown) => out(`warning: Redis cleanup under ${prefix}: ${String(err)}`));
+    if (dbCreated) {
+      await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((err: unknown) => out(`warning: dropping ${dbName}: ${String(err)}`));
+    }
+    if (failed || KEEP_LOGS) out(`child logs kept in ${logDir}`);
+    else rmSync(logDir, { recursive: true, force: true });
+    rmSync(buildDir, { recursive: true, force: true });
+  };
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) return;
+    interrupted = true;
+    out('interrupted; cleaning up');
+    failed = true;
+    cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    const databaseUrlForRun = await createMigratedDatabase(dbName);
+    dbCreated = true;
+    const runner = FROM_SOURCE ? sourceRunner() : await compiledRunner(buildDir);
+    const [scorePort, noopPort] = [await freePort(), await freePort()];
+    const serviceEnv: Record<string, string> = {
+      NODE_ENV: 'test',
+      LOG_LEVEL,
+      HOST: '127.0.0.1',
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      DATABASE_URL: databaseUrlForRun,
+      TRUSTED_PROXY_HOPS: '1',
+      CALLER_HASH_KEY: `bench-${randomBytes(16).toString('hex')}`,
+      // The bench-only lift of the free cap (existing knobs, set for these children only).
+      FREE_SCORE_LIMIT: '1000000000',
+      FREE_WISHLIST_REQUIRED_FROM: '1000000001',
+    };
+    children.push(startChild('score web', runner, 'api/server', [], { ...serviceEnv, PORT: String(scorePort) }, logDir));
+    children.push(startChild('score worker', runner, 'workers/main', [], serviceEnv, logDir));
+    // The no-op worker runs as many jobs at once as the scoring worker (config default: the thread count).
+    const scoringConcurrency = loadConfig({ ...process.env, ...serviceEnv }).scoring.concurrency;
+    const noopEnv = { REDIS_URL, QUEUE_PREFIX: prefix, NOOP_CONCURRENCY: String(scoringConcurrency) };
+    children.push(startChild('no-op web', runner, 'scripts/bench/noop-round-trip', ['web'], { ...noopEnv, PORT: String(noopPort) }, logDir));
+    children.push(startChild('no-op worker', runner, 'scripts/bench/noop-round-trip', ['worker'], noopEnv, logDir));
+
+    const score: Target = { name: 'score', url: `http://127.0.0.1:${scorePort}/api/score`, queue: QUEUE.scoring };
+    const noop: Target = { name: 'no-op', url: `http://127.0.0.1:${noopPort}/`, queue: NOOP_QUEUE };
+    await waitFor('the API', async () => (await fetch(`http://127.0.0.1:${scorePort}/api/healthz`)).status === 200, children, 60_000);
+    await waitFor('the no-op web', async () => (await fetch(`http://127.0.0.1:${noopPort}/`)).status === 200, children, 60_000);
+    // One real request each (workers and threads up, the cap really lifted) before measuring.
+    const isScore = (b: unknown) => typeof (b as { score?: { human_likeness?: unknown } }).score?.human_likeness === 'number';
+    await waitFor('a first score', async () => probe(score.url, isScore), children, 60_000);
+    await waitFor('a first no-op round trip', async () => probe(noop.url, (b) => (b as { ok?: unknown }).ok === true), children, 60_000);
+
+    out(
+      `http bench: ${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, ${CALLERS} callers, node ${process.version}, ` +
+        `scoring concurrency ${scoringConcurrency}, log level ${LOG_LEVEL}, ${FROM_SOURCE ? 'sources under tsx' : 'compiled JS'}`,
+    );
+    const results: CaseResult[] = [];
+    for (const connections of CONNECTIONS) {
+      for (const target of [noop, score]) {
+        const r = await runCase(target, connections, children, prefix);
+        results.push(r);
+        const dead = children.find((c) => c.proc.exitCode !== null);
+        if (dead) throw new Error(`${dead.name} exited during the bench:\n${logTail(dead)}`);
+      }
+    }
+
+    out('');
+    out('target  conns     req/s   p50 ms   p95 ms   p99 ms  mean ms   responses');
+    for (const r of results) printCase(r);
+    out('');
+    for (const r of results) printDetail(r);
+    const bad = results.filter((r) => r.notOk > MAX_NON_200 * (r.responses + r.errors) || r.ok === 0);
+    const find = (t: string, c: number) => results.find((r) => r.target === t && r.connections === c);
+    const verdict = (met: boolean, cases: Array<CaseResult | undefined>) =>
+      cases.some((c) => c && bad.includes(c)) ? 'INVALID (not-200 responses)' : met ? 'MET' : 'MISSED';
+    out('');
+    const [score50, noop50, score1, noop1] = [find('score', 50), find('no-op', 50), find('score', 1), find('no-op', 1)];
+    const throughputRatio = score50 && noop50 ? score50.rps / noop50.rps : undefined;
+    const p50Ratio = score1 && noop1 ? score1.p50 / noop1.p50 : undefined;
+    if (throughputRatio !== undefined) {
+      const met = verdict(throughputRatio >= GOAL_THROUGHPUT_RATIO, [score50, noop50]);
+      out(`score/no-op throughput at 50 connections: ${f2(throughputRatio)} (goal >= ${GOAL_THROUGHPUT_RATIO}) ${met}`);
+    }
+    if (p50Ratio !== undefined) {
+      const met = verdict(p50Ratio <= GOAL_P50_RATIO, [score1, noop1]);
+      out(`score/no-op p50 latency at 1 connection:  ${f2(p50Ratio)} (goal <= ${GOAL_P50_RATIO}) ${met}`);
+    }
+
+    if (process.env.BENCH_OUT) {
+      const report = { seconds: SECONDS, callers: CALLERS, scoringConcurrency, results, throughputRatio, p50Ratio, failed: bad.length > 0 };
+      writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(report, null, 2)}\n`);
+    }
+    if (bad.length > 0) {
+      failed = true;
+      for (const r of bad) {
+        out(`FAILED: ${r.target} x${r.connections}: ${r.notOk} of ${r.responses + r.errors} responses were not 200 (limit ${MAX_NON_200 * 100}%)`);
+      }
+      process.exitCode = 1;
+    }
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    if (!interrupted) await cleanup();
+  }
+}
+
+async function probe(url: string, valid: (body: unknown) => boolean): Promise<boolean> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.1' },
+    body: BODIES[0],
+  });
+  const body: unknown = await res.json().catch(() => undefined);
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body)}`);
+  return valid(body);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`http bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
