@@ -43,7 +43,11 @@ export function createQueue(name: QueueName, connection: Redis, cfg: Pick<AppCon
     prefix: cfg.redis.queuePrefix,
     defaultJobOptions: defaultJobOptions(cfg.jobs),
   };
-  return new Queue(name, options);
+  const queue = new Queue(name, options);
+  // Each concurrent add waits on the queue's "closing" event, so many requests at once are
+  // normal load, not a leak; Node's default cap of ten would warn on every burst.
+  queue.setMaxListeners(0);
+  return queue;
 }
 
 /**
@@ -56,7 +60,10 @@ export function createQueue(name: QueueName, connection: Redis, cfg: Pick<AppCon
  * @returns the QueueEvents; await `waitUntilReady()` before serving
  */
 export function createQueueEvents(name: QueueName, connection: Redis, cfg: Pick<AppConfig, 'redis'>): QueueEvents {
-  return new QueueEvents(name, { connection, prefix: cfg.redis.queuePrefix });
+  const events = new QueueEvents(name, { connection, prefix: cfg.redis.queuePrefix });
+  // Every request waiting on a job adds listeners here (waitUntilFinished); see createQueue.
+  events.setMaxListeners(0);
+  return events;
 }
 
 /**

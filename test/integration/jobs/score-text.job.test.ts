@@ -23,6 +23,24 @@ describe('scoring jobs across the queue', function () {
     expect(result.threadMs).to.be.a('number');
   });
 
+  it('waits on many jobs at once without a listener-leak warning', async function () {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const jobs = await Promise.all(
+        Array.from({ length: 25 }, (_, i) => enqueueScoreText(stack.deps.scoringQueue, payload, { kind: 'idempotency-key', key: `jobs-many-${i}` }, 2000)),
+      );
+      const results = await Promise.all(jobs.map((job) => awaitResult(job, stack.deps.scoringEvents, 20_000)));
+      expect(results).to.have.length(25);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).to.not.include('MaxListenersExceededWarning');
+  });
+
   it('makes one job per request identity', async function () {
     const identity = { kind: 'idempotency-key', key: 'jobs-2' } as const;
     const first = await enqueueScoreText(stack.deps.scoringQueue, payload, identity, 2000);
