@@ -139,7 +139,16 @@ function rewriteSteps(input: AdviceInput): RewriteStep[] {
     });
   }
   steps.sort((a, b) => Number(b.hard) - Number(a.hard) || b.expected_gain - a.expected_gain || (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
-  return steps.slice(0, MAX_STEPS).map(({ hard: _hard, ...step }, i) => ({ ...step, priority: i + 1 }));
+  // Field by field (same key order as the steps above): object rest and spread cost ~0.3 us each.
+  return steps.slice(0, MAX_STEPS).map((s, i) => ({
+    priority: i + 1,
+    target: s.target,
+    kind: s.kind,
+    action: s.action,
+    expected_gain: s.expected_gain,
+    spans: s.spans,
+    example: s.example,
+  }));
 }
 
 function improvementLine(input: AdviceInput, steps: RewriteStep[]): string {

@@ -262,7 +262,7 @@ function extract(a: Analysis, incoming: Analysis | undefined, sink: SpanSink, he
 
   // Hedging is Brown & Levinson's negative-politeness strategy "question, hedge": it mitigates.
   // The hesitation measure owns hedge detection, so its value is reused here, not re-detected.
-  const h = hesitation ?? measureHesitation(a);
+  const h = hesitation ?? measureHesitation(a, sink !== null);
   x[I.hedging] = h.value;
   if (sink) for (const c of h.contributions) for (const sp of c.spans) sink.push(I.hedging, sp.start, sp.end);
 
@@ -364,11 +364,14 @@ function spansOf(text: string, sink: number[], feature: number): Span[] {
  * leave-one-out difference would shrink to nothing wherever the sigmoid saturates.
  * @param a - the analysis of the reply
  * @param incoming - the analysis of the message being answered; enables the answer-first terms
- * @param hesitation - the reply's hesitation measure when already computed (hedges mitigate)
+ * @param hesitation - the reply's hesitation measure when already computed (hedges mitigate); with
+ *   evidence, it must carry its contributions, whose spans become the hedging evidence
+ * @param evidence - false when only the value is needed: contributions come back empty (the
+ *   value is computed identically either way)
  * @returns the value and the contributions that explain it
  */
-export function measureDirectness(a: Analysis, incoming?: Analysis, hesitation?: DimensionMeasure): DimensionMeasure {
-  const sink: number[] = [];
+export function measureDirectness(a: Analysis, incoming?: Analysis, hesitation?: DimensionMeasure, evidence = true): DimensionMeasure {
+  const sink: SpanSink = evidence ? [] : null;
   const x = extract(a, incoming, sink, hesitation);
   const base = COMPILED.base;
   let eta = base;
@@ -378,6 +381,7 @@ export function measureDirectness(a: Analysis, incoming?: Analysis, hesitation?:
   // Secant of the sigmoid between the baseline and the value; its tangent when they coincide.
   const perLogit = Math.abs(moved) > 1e-12 ? (value - sigmoid(base)) / moved : value * (1 - value);
   const contributions: Contribution[] = [];
+  if (!sink) return { value, contributions };
   for (const term of COMPILED.terms) {
     const v = x[term.index];
     if (v === 0 || term.slope === 0) continue;

@@ -191,8 +191,11 @@ interface ReplyScan {
   contemptSpans: Span[];
 }
 
-/** One pass over the reply: empathy phrases, valence words and the per-sentence facts the rules need. */
-function scanReply(a: Analysis): ReplyScan {
+/**
+ * One pass over the reply: empathy phrases, valence words and the per-sentence facts the rules
+ * need. Without evidence the warmth and contempt spans stay empty.
+ */
+function scanReply(a: Analysis, evidence: boolean): ReplyScan {
   const tokens = a.tokens;
   const n = a.sentences.length;
   const firstPerson = new Uint16Array(n);
@@ -223,13 +226,12 @@ function scanReply(a: Analysis): ReplyScan {
       const p = phraseAt(tokens, i, info.valence);
       if (p) {
         valenceFrom = i + p.parts.length;
-        const span = spanOf(a.text, t.start, tokens[valenceFrom - 1].end);
         if (p.category === 'warm') {
           scan.warm += p.weight;
-          scan.warmthSpans.push(span);
+          if (evidence) scan.warmthSpans.push(spanOf(a.text, t.start, tokens[valenceFrom - 1].end));
         } else {
           scan.cold += p.weight;
-          scan.contemptSpans.push(span);
+          if (evidence) scan.contemptSpans.push(spanOf(a.text, t.start, tokens[valenceFrom - 1].end));
         }
       }
     }
@@ -259,16 +261,18 @@ function scanReply(a: Analysis): ReplyScan {
  * marker, 2 a marker in a sentence that shares a content stem with the incoming message.
  * @param a - the analyzed reply
  * @param incoming - the analyzed message being answered; without it no level exceeds 1
+ * @param evidence - false to leave every span list empty (levels, counts, warmth and contempt are
+ *   computed identically either way)
  * @returns levels, marker sentence counts, marker spans and the reply's warmth and contempt
  */
-export function empathyFeatures(a: Analysis, incoming?: Analysis): EmpathyFeatures {
+export function empathyFeatures(a: Analysis, incoming?: Analysis, evidence = true): EmpathyFeatures {
   const levels: Record<Mechanism, MechanismLevel> = { er: 0, ip: 0, ex: 0 };
   const spans: Record<Mechanism, Span[]> = { er: [], ip: [], ex: [] };
   const seen: Record<Mechanism, Set<number>> = { er: new Set(), ip: new Set(), ex: new Set() };
   // Per sentence: 0 not checked yet, 1 generic, 2 shares a content stem with the incoming message.
   const specific = new Uint8Array(a.sentences.length);
   let stems: IncomingStems | undefined;
-  const scan = scanReply(a);
+  const scan = scanReply(a, evidence);
   for (const m of scan.markers) {
     if (specific[m.sentence] === 0) {
       if (incoming && !stems) stems = incomingStems(incoming);
@@ -278,9 +282,9 @@ export function empathyFeatures(a: Analysis, incoming?: Analysis): EmpathyFeatur
     if (shared) levels[m.mechanism] = 2;
     else if (levels[m.mechanism] === 0) levels[m.mechanism] = 1;
     seen[m.mechanism].add(m.sentence);
-    spans[m.mechanism].push(spanOf(a.text, m.start, m.end));
+    if (evidence) spans[m.mechanism].push(spanOf(a.text, m.start, m.end));
   }
-  for (const mech of MECHANISMS) spans[mech].sort((x, y) => x.start - y.start || x.end - y.end);
+  if (evidence) for (const mech of MECHANISMS) spans[mech].sort((x, y) => x.start - y.start || x.end - y.end);
   return {
     levels,
     sentences: { er: seen.er.size, ip: seen.ip.size, ex: seen.ex.size },
@@ -334,10 +338,12 @@ export function emotionalLoad(incoming: Analysis): number {
  * strength of "all three mechanisms at level 2, one sentence each", saturating at 1.
  * @param a - the analyzed reply
  * @param incoming - the analyzed message being answered; without it no level exceeds 1 and L is 0
+ * @param evidence - false when only the value is needed: contributions come back empty (value,
+ *   mechanisms and load are computed identically either way)
  * @returns value in 0..1, mechanism levels, emotional load of the incoming message and contributions
  */
-export function measureEmpathy(a: Analysis, incoming?: Analysis): EmpathyMeasure {
-  const f = empathyFeatures(a, incoming);
+export function measureEmpathy(a: Analysis, incoming?: Analysis, evidence = true): EmpathyMeasure {
+  const f = empathyFeatures(a, incoming, evidence);
   const terms: { feature: string; value: number; weight: number; strength: number; spans: Span[] }[] = [];
   let total = 0;
   for (const mech of MECHANISMS) {
@@ -358,7 +364,7 @@ export function measureEmpathy(a: Analysis, incoming?: Analysis): EmpathyMeasure
   // The EPITOME scale needs all three mechanisms for a high value; the calibration maps it onto the
   // profile scale, where a reply with no marker still reads as a little warm (see weights/empathy.json).
   const stretch = 1 / (CALIBRATION.one - CALIBRATION.zero);
-  const contributions: Contribution[] = terms.map((t) => ({ feature: t.feature, value: t.value, weight: t.weight, delta: (stretch * t.strength) / scale, spans: t.spans }));
+  const contributions: Contribution[] = evidence ? terms.map((t) => ({ feature: t.feature, value: t.value, weight: t.weight, delta: (stretch * t.strength) / scale, spans: t.spans })) : [];
   contributions.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.feature < y.feature ? -1 : x.feature > y.feature ? 1 : 0));
   return {
     value: clamp((total / scale - CALIBRATION.zero) * stretch, 0, 1),

@@ -1,4 +1,4 @@
-import { PROFILES, findProfile } from '../profiles';
+import { PROFILES } from '../profiles';
 import type { Profile } from '../profiles/profile';
 import { analyze } from './analyze';
 import { advise } from './advise';
@@ -8,7 +8,7 @@ import { measureFormality } from './formality';
 import { measureHesitation } from './hesitation';
 import { measureTextHumanLikeness } from './human-likeness';
 import { round } from './math';
-import type { DimensionId, DimensionMeasure, EmpathyMeasure, SignalHit } from './measure-types';
+import type { DimensionId, DimensionMeasure, EmpathyMeasure, SignalContext, SignalHit } from './measure-types';
 import type { DimensionResult, ProfileResult, ProfileSummary, ScoreInput, ScoreResult, SignalResult, TimingResult } from './result-types';
 import { detectSignals } from './signals';
 import { DIMENSIONS, MIN_FIT, PASS_SCORE, confidenceOf, empathyTarget, fitOf, machinePenalty, weightsFor } from './style-fit';
@@ -26,20 +26,70 @@ interface Measured {
   timing?: TimingInput;
   /** Signals with no profile gating. */
   neutralSignals: SignalHit[];
-  /** Signals per profile context, computed on demand and shared between profiles with equal contexts. */
-  signalsByContext: Map<string, SignalHit[]>;
+  /** The superhuman-latency hit when the delay is under the floor; the floor is the same for every profile. */
+  superhuman?: SignalHit;
+  /** Measure values, in {@link DIMENSIONS} order. */
+  values: number[];
+  /** How sure each measure is, in {@link DIMENSIONS} order (it does not depend on the profile). */
+  confidences: number[];
+  /** The incoming message's emotional load, or undefined without one (scales the empathy target). */
+  emotionalLoad?: number;
 }
 
-function measureOnce(input: ScoreInput): Measured {
+/**
+ * What scoring a profile needs that does not depend on the reply, built once at module load so
+ * scoring all 28 profiles allocates no per-profile weights, sets or keys (issue 2).
+ */
+interface ProfilePlan {
+  profile: Profile;
+  /** Targets in {@link DIMENSIONS} order (the empathy one before attunement). */
+  targets: number[];
+  /** Weights in {@link DIMENSIONS} order, then timing's (index {@link TIMING}). */
+  weightsWithTiming: number[];
+  weightsWithoutTiming: number[];
+  signalContext: SignalContext;
+}
+
+const EMPATHY = DIMENSIONS.indexOf('empathy');
+const TIMING = DIMENSIONS.length;
+
+function weightList(w: Record<DimensionId | 'timing', number>): number[] {
+  return [...DIMENSIONS.map((dim) => w[dim]), w.timing];
+}
+
+function planOf(profile: Profile): ProfilePlan {
+  return {
+    profile,
+    targets: DIMENSIONS.map((dim) => profile.targets[dim]),
+    weightsWithTiming: weightList(weightsFor(profile, true)),
+    weightsWithoutTiming: weightList(weightsFor(profile, false)),
+    signalContext: {
+      profileFormality: profile.targets.formality,
+      typicalWords: profile.typicalWords,
+      exemptions: new Set(profile.overrides.exemptSignals ?? []),
+    },
+  };
+}
+
+const PLANS: readonly ProfilePlan[] = PROFILES.map(planOf);
+const PLAN_BY_ID = new Map(PLANS.map((plan) => [plan.profile.id, plan]));
+
+/**
+ * Measures the reply once. Contributions (and their spans) reach the output only in the deep
+ * tier, so the other tiers ask the measures for values alone.
+ */
+function measureOnce(input: ScoreInput, deep: boolean): Measured {
   const reply = analyze(input.text);
   const incoming = input.incoming !== undefined && input.incoming.trim() !== '' ? analyze(input.incoming) : undefined;
+  const hesitation = measureHesitation(reply, deep);
   const dims = {
-    empathy: measureEmpathy(reply, incoming),
-    formality: measureFormality(reply),
-    directness: measureDirectness(reply, incoming),
-    hesitation: measureHesitation(reply),
+    empathy: measureEmpathy(reply, incoming, deep),
+    formality: measureFormality(reply, deep),
+    directness: measureDirectness(reply, incoming, hesitation, deep),
+    hesitation,
   };
   let timing: TimingInput | undefined;
+  let superhuman: SignalHit | undefined;
   if (input.delaySeconds !== undefined) {
     let questions = 0;
     if (incoming) for (const t of incoming.tokens) if (t.text === '?') questions++;
@@ -49,8 +99,21 @@ function measureOnce(input: ScoreInput): Measured {
       incomingWords: incoming?.words ?? 0,
       incomingQuestions: questions,
     };
+    const floor = superhumanFloor(timing.replyChars, timing.incomingWords);
+    if (timing.delaySeconds < floor) superhuman = superhumanSignal(timing, floor, reply.text);
   }
-  return { reply, incoming, dims, timing, neutralSignals: detectSignals(reply, {}), signalsByContext: new Map() };
+  const hasIncoming = incoming !== undefined;
+  return {
+    reply,
+    incoming,
+    dims,
+    timing,
+    neutralSignals: detectSignals(reply, {}),
+    superhuman,
+    values: DIMENSIONS.map((dim) => dims[dim].value),
+    confidences: DIMENSIONS.map((dim) => confidenceOf(reply.words, hasIncoming, dim)),
+    emotionalLoad: hasIncoming ? dims.empathy.emotionalLoad : undefined,
+  };
 }
 
 function signalPenalty(hit: SignalHit): number {
@@ -83,22 +146,10 @@ function superhumanSignal(timing: TimingInput, floor: number, text: string): Sig
   };
 }
 
-function signalsFor(m: Measured, profile: Profile): SignalHit[] {
-  const ctx = {
-    profileFormality: profile.targets.formality,
-    typicalWords: profile.typicalWords,
-    exemptions: new Set(profile.overrides.exemptSignals ?? []),
-  };
-  const key = `${ctx.profileFormality}|${ctx.typicalWords}|${[...ctx.exemptions].join(',')}`;
-  let hits = m.signalsByContext.get(key);
-  if (!hits) {
-    hits = detectSignals(m.reply, ctx);
-    m.signalsByContext.set(key, hits);
-  }
-  return hits;
-}
-
-/** The numbers of one profile's verdict, without the advice and evidence (cheap for all 28). */
+/**
+ * The numbers of one profile's verdict, without the advice. A verdict judged for ranking only
+ * (`full` false in {@link judge}) has empty dimensions and no timing detail.
+ */
 interface Verdict {
   profile: Profile;
   eqScore: number;
@@ -110,38 +161,37 @@ interface Verdict {
   signals: SignalHit[];
 }
 
-function judge(m: Measured, profile: Profile, deep: boolean): Verdict {
-  const weights = weightsFor(profile, m.timing !== undefined);
-  const hasIncoming = m.incoming !== undefined;
+/**
+ * Judges the reply against one profile. Ranking all 28 needs only the scores, so `full` false skips
+ * the per-dimension records; the numbers are computed by the same code either way.
+ */
+function judge(m: Measured, plan: ProfilePlan, deep: boolean, full = true): Verdict {
+  const profile = plan.profile;
+  const weights = m.timing !== undefined ? plan.weightsWithTiming : plan.weightsWithoutTiming;
   const dimensions = {} as Record<DimensionId, DimensionResult>;
   let weighted = 0;
   let minFit = 1;
-  for (const dim of DIMENSIONS) {
-    const measure = m.dims[dim];
-    const target = dim === 'empathy' ? empathyTarget(profile.targets.empathy, hasIncoming ? m.dims.empathy.emotionalLoad : undefined) : profile.targets[dim];
-    const confidence = confidenceOf(m.reply.words, hasIncoming, dim);
-    const { tolerance, fit } = fitOf(measure.value, target, confidence);
-    weighted += weights[dim] * fit;
+  for (let k = 0; k < DIMENSIONS.length; k++) {
+    const measured = m.values[k];
+    const target = k === EMPATHY ? empathyTarget(plan.targets[k], m.emotionalLoad) : plan.targets[k];
+    const confidence = m.confidences[k];
+    const { tolerance, fit } = fitOf(measured, target, confidence);
+    weighted += weights[k] * fit;
     minFit = Math.min(minFit, fit);
-    dimensions[dim] = {
-      measured: measure.value,
-      target,
-      tolerance,
-      delta: measure.value - target,
-      fit,
-      weight: weights[dim],
-      confidence,
-      ...(deep ? { contributions: measure.contributions } : {}),
-    };
+    if (!full) continue;
+    const dim = DIMENSIONS[k];
+    const result: DimensionResult = { measured, target, tolerance, delta: measured - target, fit, weight: weights[k], confidence };
+    if (deep) result.contributions = m.dims[dim].contributions;
+    dimensions[dim] = result;
   }
-  const signals = [...signalsFor(m, profile)];
+  const signals = detectSignals(m.reply, plan.signalContext);
   let timing: TimingResult | undefined;
   if (m.timing) {
     const t = modelTiming(m.timing, profile.tempo);
-    weighted += weights.timing * t.fit;
+    weighted += weights[TIMING] * t.fit;
     minFit = Math.min(minFit, t.fit);
-    timing = { measured: t.measured, expected: t.expected, window: t.window, fit: t.fit, weight: weights.timing, superhuman: t.superhuman, floor: t.floor };
-    if (t.superhuman) signals.unshift(superhumanSignal(m.timing, t.floor, m.reply.text));
+    if (full) timing = { measured: t.measured, expected: t.expected, window: t.window, fit: t.fit, weight: weights[TIMING], superhuman: t.superhuman, floor: t.floor };
+    if (t.superhuman) signals.unshift(m.superhuman!);
   }
   const styleFit = weighted; // weights sum to 1
   const penalty = machinePenalty(signals.map(signalPenalty));
@@ -150,9 +200,10 @@ function judge(m: Measured, profile: Profile, deep: boolean): Verdict {
   return { profile, eqScore, passed, styleFit, penalty, dimensions, timing, signals };
 }
 
+// Built field by field rather than by spreading (a spread costs ~0.3 us, issue 2). The key order
+// is the order judge() builds, so the JSON is unchanged.
 function roundDimension(d: DimensionResult): DimensionResult {
-  return {
-    ...d,
+  const r: DimensionResult = {
     measured: round(d.measured),
     target: round(d.target),
     tolerance: round(d.tolerance),
@@ -160,20 +211,19 @@ function roundDimension(d: DimensionResult): DimensionResult {
     fit: round(d.fit),
     weight: round(d.weight),
     confidence: round(d.confidence),
-    ...(d.contributions
-      ? { contributions: d.contributions.map((c) => ({ ...c, value: round(c.value), weight: round(c.weight), delta: round(c.delta) })) }
-      : {}),
   };
+  if (d.contributions) r.contributions = d.contributions.map((c) => ({ ...c, value: round(c.value), weight: round(c.weight), delta: round(c.delta) }));
+  return r;
 }
 
 function roundTiming(t: TimingResult): TimingResult {
   return {
-    ...t,
     measured: round(t.measured, 2),
     expected: round(t.expected, 1),
     window: [round(t.window[0], 1), round(t.window[1], 1)],
     fit: round(t.fit),
     weight: round(t.weight),
+    superhuman: t.superhuman,
     floor: round(t.floor, 2),
   };
 }
@@ -195,12 +245,12 @@ function present(m: Measured, v: Verdict, deep: boolean): ProfileResult {
 }
 
 function humanLikeness(m: Measured): number {
-  const text = measureTextHumanLikeness(m.reply, m.neutralSignals).value;
+  const text = measureTextHumanLikeness(m.reply, m.neutralSignals, false).value;
   let factor = 1;
   // Hard fails are definitional, not statistical: a canned disclaimer or a reply faster than
   // any typist reads as machine whatever the style model thinks.
   for (const s of m.neutralSignals) if (s.hardFail) factor *= 0.5;
-  if (m.timing && m.timing.delaySeconds < superhumanFloor(m.timing.replyChars, m.timing.incomingWords)) factor *= 0.25;
+  if (m.superhuman) factor *= 0.25;
   return round(100 * text * factor, 1);
 }
 
@@ -214,7 +264,7 @@ function humanLikeness(m: Measured): number {
 export function scoreText(input: ScoreInput): ScoreResult {
   validateScoreInput(input);
   const deep = input.deep === true;
-  const m = measureOnce(input);
+  const m = measureOnce(input, deep);
   const result: ScoreResult = {
     scorer_version: SCORER_VERSION,
     human_likeness: humanLikeness(m),
@@ -227,16 +277,15 @@ export function scoreText(input: ScoreInput): ScoreResult {
     signals: m.neutralSignals.map(toSignalResult),
   };
   if (input.profile === 'all') {
-    const verdicts = PROFILES.map((p) => judge(m, p, false));
+    const verdicts = PLANS.map((plan) => judge(m, plan, false, false));
     const order = verdicts
       .map((v, i) => ({ v, i }))
       .sort((a, b) => b.v.eqScore - a.v.eqScore || b.v.styleFit - a.v.styleFit || a.i - b.i);
     const summaries: ProfileSummary[] = order.map(({ v }) => ({ profile: v.profile.id, eq_score: v.eqScore, passed: v.passed }));
     result.profiles = summaries;
-    const best = order[0].v.profile;
-    result.result = present(m, deep ? judge(m, best, true) : order[0].v, deep);
+    result.result = present(m, judge(m, PLANS[order[0].i], deep), deep);
   } else if (input.profile !== undefined) {
-    result.result = present(m, judge(m, findProfile(input.profile)!, deep), deep);
+    result.result = present(m, judge(m, PLAN_BY_ID.get(input.profile)!, deep), deep);
   }
   return result;
 }

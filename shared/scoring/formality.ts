@@ -319,15 +319,17 @@ function spansOf(text: string, sink: number[], feature: number): Span[] {
  * sentence, so the stretched intercept plus the deltas is the unclamped value; each weight is the
  * effect per unit of the raw feature.
  * @param a - the analysis of the reply
+ * @param evidence - false when only the value is needed: contributions come back empty, which
+ *   spares the span bookkeeping (the value is computed identically either way)
  * @returns the value (1 = formal) and the contributions that explain it
  */
-export function measureFormality(a: Analysis): DimensionMeasure {
+export function measureFormality(a: Analysis, evidence = true): DimensionMeasure {
   const model = WEIGHTS.model;
   const { zero, one } = WEIGHTS.calibration;
   const stretch = 1 / (one - zero);
   // No tokens, no evidence: report the average training sentence rather than an extreme.
   if (a.tokens.length === 0) return { value: clamp((model.intercept - zero) * stretch), contributions: [] };
-  const sink: number[] = [];
+  const sink: SpanSink = evidence ? [] : null;
   const x = extract(a, sink);
   // Same arithmetic as linearPredict, by slot instead of by name.
   let value = (model.intercept - zero) * stretch;
@@ -337,6 +339,7 @@ export function measureFormality(a: Analysis): DimensionMeasure {
     const scale = model.scale[i] || 1;
     const delta = (stretch * model.weights[i] * (x[slot] - model.mean[i])) / scale;
     value += delta;
+    if (!sink) continue;
     contributions.push({
       feature: FORMALITY_FEATURES[slot],
       value: x[slot],

@@ -222,9 +222,11 @@ function collectCues(a: Analysis): Cue[] {
  * trailing-off, restarts, tag questions and discourse fillers, mapped to 0..1 by 1 - exp(-r / scale)
  * (docs/scoring.md §4). Hedges count only when epistemic ("I think it's X", not "think about X").
  * @param a - the analyzed reply
+ * @param evidence - false when only the value is needed: contributions come back empty (the
+ *   value is computed identically either way)
  * @returns the value in 0..1 and one contribution per feature that fired, with its spans
  */
-export function measureHesitation(a: Analysis): DimensionMeasure {
+export function measureHesitation(a: Analysis, evidence = true): DimensionMeasure {
   const cues = collectCues(a);
   if (cues.length === 0) return { value: BASE_VALUE, contributions: [] };
   const per100 = 100 / Math.max(1, a.words);
@@ -236,6 +238,7 @@ export function measureHesitation(a: Analysis): DimensionMeasure {
   }
   const value = 1 - Math.exp(-(rate + config.priorRate) / config.rateScale);
   const contributions: Contribution[] = [];
+  if (!evidence) return { value, contributions };
   for (const feature of FEATURES) {
     const sum = sums.get(feature);
     if (sum === undefined) continue;

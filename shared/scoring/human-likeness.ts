@@ -70,11 +70,25 @@ function per100(count: number, words: number, cap: number): number {
   return Math.log1p(Math.min(cap, (count * 100) / Math.max(1, words)));
 }
 
-function regexSpans(text: string, re: RegExp): Span[] {
-  const out: Span[] = [];
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) out.push(spanOf(text, m.index, m.index + m[0].length));
-  return out;
+/** A count and, when evidence is wanted, the spans behind it (the count never depends on them). */
+class Tally {
+  count = 0;
+  readonly spans: Span[] = [];
+
+  constructor(
+    private readonly text: string,
+    private readonly evidence: boolean,
+  ) {}
+
+  add(start: number, end: number): void {
+    this.count++;
+    if (this.evidence) this.spans.push(spanOf(this.text, start, end));
+  }
+
+  addMatches(re: RegExp): void {
+    re.lastIndex = 0;
+    for (let m = re.exec(this.text); m; m = re.exec(this.text)) this.add(m.index, m.index + m[0].length);
+  }
 }
 
 /**
@@ -82,53 +96,56 @@ function regexSpans(text: string, re: RegExp): Span[] {
  * priors) and, through {@link humanLikenessFeatures}, at run time.
  * @param a - the analysis
  * @param signals - the machine-like signals detected on the same text
- * @returns raw values, confidences and spans
+ * @param evidence - false to skip the spans (raw values and confidences are computed identically)
+ * @returns raw values, confidences and spans (an empty record without evidence)
  */
-export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHit[]): RawHumanLikenessFeatures {
+export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHit[], evidence = true): RawHumanLikenessFeatures {
   const text = a.text;
   const lower = lowerOf(a);
   const words = a.words;
 
-  const nominal: Span[] = [];
-  const participles: Span[] = [];
-  const firstPerson: Span[] = [];
-  const casual: Span[] = [];
-  const digits: Span[] = [];
+  const nominal = new Tally(text, evidence);
+  const participles = new Tally(text, evidence);
+  const firstPerson = new Tally(text, evidence);
+  const casual = new Tally(text, evidence);
+  const digits = new Tally(text, evidence);
   const tokens = a.tokens;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const n = t.norm;
     if (t.kind === 'word') {
-      if (n.length > 6 && NOMINAL_SUFFIX.test(n) && !n.includes("'")) nominal.push(spanOf(text, t.start, t.end));
-      if (FIRST_PERSON.has(n)) firstPerson.push(spanOf(text, t.start, t.end));
-      if (CASUAL_WORDS.has(n) || t.text === 'i') casual.push(spanOf(text, t.start, t.end));
-      if (i > 0 && tokens[i - 1].text === ',' && n.length > 5 && n.endsWith('ing') && t.pos === 'VERB') participles.push(spanOf(text, t.start, t.end));
-    } else if (t.kind === 'number') digits.push(spanOf(text, t.start, t.end));
+      if (n.length > 6 && NOMINAL_SUFFIX.test(n) && !n.includes("'")) nominal.add(t.start, t.end);
+      if (FIRST_PERSON.has(n)) firstPerson.add(t.start, t.end);
+      if (CASUAL_WORDS.has(n) || t.text === 'i') casual.add(t.start, t.end);
+      if (i > 0 && tokens[i - 1].text === ',' && n.length > 5 && n.endsWith('ing') && t.pos === 'VERB') participles.add(t.start, t.end);
+    } else if (t.kind === 'number') digits.add(t.start, t.end);
     else if (t.text === '?' || t.text === '...' || t.text === '\u2026' || t.kind === 'emoji' || t.kind === 'emoticon') {
-      casual.push(spanOf(text, t.start, t.end));
+      casual.add(t.start, t.end);
     }
   }
-  const clauseOpeners: Span[] = [];
+  const clauseOpeners = new Tally(text, evidence);
   const lengths: number[] = [];
   for (const s of a.sentences) {
     if (s.words === 0) continue;
     lengths.push(s.words);
     const c = text.charCodeAt(s.start);
     // A sentence typed without its capital is a casual mark.
-    if (c >= 97 && c <= 122) casual.push(spanOf(text, s.start, tokens[s.first].end));
+    if (c >= 97 && c <= 122) casual.add(s.start, tokens[s.first].end);
     const first = tokens[s.first];
     if (CLAUSE_OPENERS.has(first.norm)) {
       for (let k = s.first + 2; k < s.last; k++) {
         if (tokens[k].text === ',') {
-          clauseOpeners.push(spanOf(text, first.start, tokens[k].start));
+          clauseOpeners.add(first.start, tokens[k].start);
           break;
         }
       }
     }
   }
-  casual.sort((x, y) => x.start - y.start);
-  const quotes = regexSpans(text, QUOTE_CHARS);
-  const plainDashes = regexSpans(text, PLAIN_DASH);
+  casual.spans.sort((x, y) => x.start - y.start);
+  const quotes = new Tally(text, evidence);
+  quotes.addMatches(QUOTE_CHARS);
+  const plainDashes = new Tally(text, evidence);
+  plainDashes.addMatches(PLAIN_DASH);
 
   const contractions = countContractions(a);
   const opportunities = contractions.contracted.length + contractions.expanded.length;
@@ -142,7 +159,7 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
   for (const s of signals) {
     if (TELL_SIGNALS.has(s.id)) {
       keep *= 1 - s.severity * Math.min(1, s.count / s.saturation);
-      tells.push(...s.spans);
+      if (evidence) tells.push(...s.spans);
     } else if (s.id === 'signposting') {
       for (const sp of s.spans) if (!TAUGHT_TRANSITIONS.test(lower.slice(sp.start, sp.end))) signposts.push(sp);
     }
@@ -160,14 +177,14 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
     sentenceCV: Math.min(1.2, coefficientOfVariation(lengths)),
     // Sparse counts enter as log(1 + rate per 100 words), capped near the human 99th percentile
     // of the dev data, so one marker counts most and no single habit can swamp the rest.
-    nominalizations: per100(nominal.length, words, 12),
-    participles: per100(participles.length, words, 4),
-    clauseOpeners: lengths.length ? Math.min(0.4, clauseOpeners.length / lengths.length) : 0,
-    firstPerson: per100(firstPerson.length, words, 15),
-    casual: per100(casual.length, words, 6),
-    quotes: per100(quotes.length, words, 15),
-    digits: per100(digits.length, words, 10),
-    plainDashes: per100(plainDashes.length, words, 3),
+    nominalizations: per100(nominal.count, words, 12),
+    participles: per100(participles.count, words, 4),
+    clauseOpeners: lengths.length ? Math.min(0.4, clauseOpeners.count / lengths.length) : 0,
+    firstPerson: per100(firstPerson.count, words, 15),
+    casual: per100(casual.count, words, 6),
+    quotes: per100(quotes.count, words, 15),
+    digits: per100(digits.count, words, 10),
+    plainDashes: per100(plainDashes.count, words, 3),
   };
   const rateConfidence = Math.min(1, words / FULL_EVIDENCE_WORDS);
   const confidence: Record<string, number> = {};
@@ -180,19 +197,20 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
   // Two sentences have no meaningful spread; trust the CV fully from eight sentences.
   confidence.sentenceCV = clamp((lengths.length - 2) / 6);
 
+  if (!evidence) return { raw, confidence, spans: {} };
   const spans: Record<string, Span[]> = {
     tells,
     signposts,
     excessVocab: vocab.map((h) => spanOf(text, h.start, h.end)),
     contractionShare: [...contractions.contracted, ...contractions.expanded].sort((x, y) => x.start - y.start),
-    nominalizations: nominal,
-    participles,
-    clauseOpeners,
-    firstPerson,
-    casual,
-    quotes,
-    digits,
-    plainDashes,
+    nominalizations: nominal.spans,
+    participles: participles.spans,
+    clauseOpeners: clauseOpeners.spans,
+    firstPerson: firstPerson.spans,
+    casual: casual.spans,
+    quotes: quotes.spans,
+    digits: digits.spans,
+    plainDashes: plainDashes.spans,
   };
   return { raw, confidence, spans };
 }
@@ -224,15 +242,18 @@ export function humanLikenessFeatures(a: Analysis, signals: readonly SignalHit[]
  * A canned AI disclaimer caps the value at 0.02, whatever the style.
  * @param a - the analysis of the reply
  * @param signals - the signals detectSignals found on the same analysis
+ * @param evidence - false when only the value is needed: contributions come back empty (the
+ *   value is computed identically either way)
  * @returns value in 0..1 (1 = human-like) and the contributions behind it
  */
-export function measureTextHumanLikeness(a: Analysis, signals: readonly SignalHit[]): DimensionMeasure {
-  const r = rawHumanLikenessFeatures(a, signals);
+export function measureTextHumanLikeness(a: Analysis, signals: readonly SignalHit[], evidence = true): DimensionMeasure {
+  const r = rawHumanLikenessFeatures(a, signals, evidence);
   const x = shrink(r, MODEL.priors);
   const { value: eta, contributions: terms } = linearPredict(MODEL, x);
   const p = sigmoid(eta);
   const disclosure = signals.find((s) => s.id === 'ai-self-disclosure');
   const value = disclosure ? Math.min(p, MAX_WITH_SELF_DISCLOSURE) : p;
+  if (!evidence) return { value, contributions: [] };
   const contributions: Contribution[] = MODEL.features.map((feature, i) => ({
     feature,
     value: x[feature] ?? 0,

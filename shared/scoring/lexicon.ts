@@ -16,10 +16,36 @@ interface CompiledPhrase {
   parts: string[];
 }
 
+/**
+ * The phrases of one first word, narrowed by the second: a bucket holds, in longest-first order,
+ * the phrases whose second part is that word plus those that match whatever comes second (single
+ * words and "*"). No other phrase of the first word can match there, so the first match in the
+ * bucket is the first match in the whole list (speed: "i" or "is" start a dozen phrases each).
+ */
+interface SecondIndex {
+  bySecond: Map<string, CompiledPhrase[]>;
+  /** Single-word phrases and phrases with "*" second, for a second word no bucket names. */
+  rest: CompiledPhrase[];
+}
+
 /** A phrase lexicon compiled for token-level matching. */
 export interface Lexicon {
   byFirst: Map<string, CompiledPhrase[]>;
   wildcardFirst: CompiledPhrase[];
+  /** byFirst, narrowed by the second word (see {@link SecondIndex}). */
+  bySecond: Map<string, SecondIndex>;
+}
+
+function indexSeconds(list: readonly CompiledPhrase[]): SecondIndex {
+  const isRest = (p: CompiledPhrase) => p.parts.length === 1 || p.parts[1] === '*';
+  const rest = list.filter(isRest);
+  const bySecond = new Map<string, CompiledPhrase[]>();
+  for (const p of list) {
+    if (isRest(p) || bySecond.has(p.parts[1])) continue;
+    const second = p.parts[1];
+    bySecond.set(second, list.filter((q) => isRest(q) || q.parts[1] === second));
+  }
+  return { bySecond, rest };
 }
 
 /**
@@ -53,7 +79,9 @@ export function compileLexicon(entries: readonly LexiconEntry[]): Lexicon {
   }
   // Longest phrase first, so "i'm sorry to hear" wins over "i'm sorry" at the same token.
   for (const list of byFirst.values()) list.sort((a, b) => b.parts.length - a.parts.length || (a.id < b.id ? -1 : 1));
-  return { byFirst, wildcardFirst };
+  const bySecond = new Map<string, SecondIndex>();
+  for (const [first, list] of byFirst) bySecond.set(first, indexSeconds(list));
+  return { byFirst, wildcardFirst, bySecond };
 }
 
 function matchesAt(a: Analysis, at: number, parts: string[]): boolean {
@@ -63,6 +91,11 @@ function matchesAt(a: Analysis, at: number, parts: string[]): boolean {
     if (parts[k] === '*' ? t.kind !== 'word' : t.norm !== parts[k]) return false;
   }
   return true;
+}
+
+function firstMatch(a: Analysis, at: number, phrases: readonly CompiledPhrase[]): CompiledPhrase | undefined {
+  for (const p of phrases) if (matchesAt(a, at, p.parts)) return p;
+  return undefined;
 }
 
 /**
@@ -75,10 +108,10 @@ export function matchLexicon(a: Analysis, lex: Lexicon): LexiconHit[] {
   const hits: LexiconHit[] = [];
   const tokens = a.tokens;
   for (let i = 0; i < tokens.length; i++) {
-    const candidates = lex.byFirst.get(tokens[i].norm);
+    const seconds = lex.bySecond.get(tokens[i].norm);
     let found: CompiledPhrase | undefined;
-    if (candidates) found = candidates.find((p) => matchesAt(a, i, p.parts));
-    if (!found && lex.wildcardFirst.length) found = lex.wildcardFirst.find((p) => matchesAt(a, i, p.parts));
+    if (seconds) found = firstMatch(a, i, (i + 1 < tokens.length && seconds.bySecond.get(tokens[i + 1].norm)) || seconds.rest);
+    if (!found && lex.wildcardFirst.length) found = firstMatch(a, i, lex.wildcardFirst);
     if (!found) continue;
     const last = tokens[i + found.parts.length - 1];
     hits.push({

@@ -8,9 +8,13 @@ export function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 
+// The same `10 ** digits` values, computed once: the exponentiation showed up in profiles of the
+// dozens of rounds per result (issue 2).
+const POWERS_OF_TEN = [0, 1, 2, 3, 4, 5, 6].map((digits) => 10 ** digits);
+
 /** Rounds for output only (3 decimals by default); measures keep full precision. */
 export function round(x: number, digits = 3): number {
-  const f = 10 ** digits;
+  const f = POWERS_OF_TEN[digits] ?? 10 ** digits;
   return Math.round(x * f) / f;
 }
 

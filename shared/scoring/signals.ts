@@ -140,44 +140,49 @@ interface GuardedRule {
   /** A second trigger group that must also occur (any one of them). */
   alsoTriggers?: readonly string[];
   anchor?: Anchor;
+  /** Index of the rule in the candidate flags, assigned by {@link indexRules}. */
+  slot: number;
 }
 
 type Anchor = 'start' | 'end' | 'any';
 
-/** Trigger word -> (rule, bit) pairs: bit 1 = a trigger, bit 2 = a second trigger. */
-const TRIGGER_INDEX = new Map<string, [GuardedRule, number][]>();
+/** Trigger word -> rule codes: slot * 4 + bit, bit 1 = a trigger, bit 2 = a second trigger. */
+const TRIGGER_INDEX = new Map<string, number[]>();
+/** Per slot, the trigger bits a rule needs: 1, or 3 with second triggers. */
+const NEEDED_BITS: number[] = [];
 
-function indexRules(rules: readonly GuardedRule[]): readonly GuardedRule[] {
-  for (const rule of rules) {
+function indexRules(specs: readonly Omit<GuardedRule, 'slot'>[]): readonly GuardedRule[] {
+  return specs.map((spec) => {
+    const rule: GuardedRule = { ...spec, slot: NEEDED_BITS.length };
+    NEEDED_BITS.push(rule.alsoTriggers ? 3 : 1);
     for (const [words, bit] of [[rule.triggers, 1], [rule.alsoTriggers ?? [], 2]] as const) {
       for (const w of words) {
         const list = TRIGGER_INDEX.get(w) ?? [];
-        list.push([rule, bit]);
+        list.push(rule.slot * 4 + bit);
         TRIGGER_INDEX.set(w, list);
       }
     }
-  }
-  return rules;
+    return rule;
+  });
 }
 
-const candidateCache = new WeakMap<Analysis, Set<GuardedRule>>();
+const candidateCache = new WeakMap<Analysis, Uint8Array>();
 
-/** The rules whose trigger words all occur in the analysis (memoized per analysis). */
-function candidates(a: Analysis): Set<GuardedRule> {
-  let out = candidateCache.get(a);
-  if (out) return out;
-  const state = new Map<GuardedRule, number>();
+/**
+ * Flags by rule slot: 1 when the rule's trigger words all occur in the analysis (memoized per
+ * analysis). Flat arrays rather than a map and a set per reply (speed, issue 2).
+ */
+function candidates(a: Analysis): Uint8Array {
+  let live = candidateCache.get(a);
+  if (live) return live;
+  live = new Uint8Array(NEEDED_BITS.length);
   for (const t of a.tokens) {
-    const list = TRIGGER_INDEX.get(t.norm);
-    if (list) for (const [rule, bit] of list) state.set(rule, (state.get(rule) ?? 0) | bit);
+    const codes = TRIGGER_INDEX.get(t.norm);
+    if (codes) for (const code of codes) live[code >> 2] |= code & 3;
   }
-  out = new Set<GuardedRule>();
-  for (const [rule, bits] of state) {
-    const need = rule.alsoTriggers ? 3 : 1;
-    if ((bits & need) === need) out.add(rule);
-  }
-  candidateCache.set(a, out);
-  return out;
+  for (let k = 0; k < live.length; k++) live[k] = (live[k] & NEEDED_BITS[k]) === NEEDED_BITS[k] ? 1 : 0;
+  candidateCache.set(a, live);
+  return live;
 }
 
 const lowerCache = new WeakMap<Analysis, string>();
@@ -342,23 +347,26 @@ function forms(list: string): string[] {
   return list.split(/\s+/).filter(Boolean);
 }
 
-const TIER1 = new Set(
-  forms(`delve delves delved delving showcase showcases showcased showcasing underscore underscores underscored
+const TIER1 = forms(
+  `delve delves delved delving showcase showcases showcased showcasing underscore underscores underscored
   underscoring intricate intricately intricacies meticulous meticulously commendable realm realms pivotal tapestry
   tapestries multifaceted testament garner garners garnered garnering boasts boasting elucidate elucidates elucidated
   elucidating groundbreaking noteworthy invaluable surpass surpasses surpassed surpassing unwavering unwaveringly
   palpable interplay seamless seamlessly holistic paramount nuanced transformative embark embarks embarked embarking
-  beacon beacons resonate resonates resonated resonating versatile`),
+  beacon beacons resonate resonates resonated resonating versatile`,
 );
 
-const TIER2 = new Set(
-  forms(`amidst solace newfound captivating captivated enchanting ethereal symphony labyrinth labyrinthine cacophony
+const TIER2 = forms(
+  `amidst solace newfound captivating captivated enchanting ethereal symphony labyrinth labyrinthine cacophony
   kaleidoscope tranquil tranquility tranquillity serenity glimmer glimmers unspoken sanctuary fleeting cherish
   cherished mesmerizing mesmerising unparalleled unyielding indomitable illuminating marveled marvelled intertwined
   intertwine intertwining enigmatic adorned grappling grapple vibrant profound resilience renowned immense
   tirelessly bolstered bolstering fostering streamline streamlined harnessing leveraging encompass encompasses
-  encompassing underpinning spearheaded spearheading ever-evolving ever-changing indelible unbeknownst`),
+  encompassing underpinning spearheaded spearheading ever-evolving ever-changing indelible unbeknownst`,
 );
+
+/** Tier of each listed word (tier 1 wins), one lookup per token. */
+const TIER_OF = new Map<string, 1 | 2>([...TIER2.map((w) => [w, 2] as const), ...TIER1.map((w) => [w, 1] as const)]);
 
 const VOCAB_PHRASES: readonly GuardedRule[] = indexRules([
   { re: /\ba (?:stark|poignant|sobering|powerful|painful|constant|timely|gentle) reminder\b/g, triggers: ['reminder'] },
@@ -394,11 +402,12 @@ export function findExcessVocab(a: Analysis): VocabHit[] {
   const hits: VocabHit[] = [];
   for (const t of a.tokens) {
     if (t.kind !== 'word') continue;
-    if (TIER1.has(t.norm)) hits.push({ tier: 1, start: t.start, end: t.end });
-    else if (TIER2.has(t.norm)) hits.push({ tier: 2, start: t.start, end: t.end });
+    const tier = TIER_OF.get(t.norm);
+    if (tier !== undefined) hits.push({ tier, start: t.start, end: t.end });
   }
+  const live = candidates(a);
   for (const rule of VOCAB_PHRASES) {
-    if (!candidates(a).has(rule)) continue;
+    if (!live[rule.slot]) continue;
     for (const [start, end] of allMatches(rule.re, lower)) {
       // A phrase that contains a listed word counts once, as the phrase.
       if (hits.some((h) => h.start < end && h.end > start)) continue;
@@ -566,7 +575,7 @@ function ruleSpans(a: Analysis, lower: string, list: readonly GuardedRule[], sen
   const spans: Span[] = [];
   const live = candidates(a);
   list.forEach((p, idx) => {
-    if (!live.has(p)) return;
+    if (!live[p.slot]) return;
     for (const [s, e] of allMatches(p.re, lower)) {
       if (!anchored(a, s, p.anchor ?? 'any')) continue;
       if (sentenceInitial?.has(idx) && !atSentenceStart(lower, s)) continue;
@@ -658,66 +667,77 @@ function positivityHit(a: Analysis): SignalHit | undefined {
   return spans.length >= 2 ? hit('relentless-positivity', 1, spans) : undefined;
 }
 
+const allHitsCache = new WeakMap<Analysis, SignalHit[]>();
+
+/**
+ * Every signal that could fire on the analysis under some profile, sorted by {@link compareHits}
+ * (memoized per analysis). The profile-gated ones (no-contractions, em-dash, length-mismatch) are
+ * included whenever the text itself qualifies; {@link detectSignals} then keeps those the profile
+ * context allows. compareHits is a total order on distinct ids, so filtering this sorted list gives
+ * exactly the order a sort of the kept hits would (speed: scoring all 28 profiles costs one
+ * detection plus 28 cheap filters, issue 2).
+ */
+function allHits(a: Analysis): SignalHit[] {
+  const cached = allHitsCache.get(a);
+  if (cached) return cached;
+  const text = a.text;
+  const out: SignalHit[] = [];
+  if (text.length > 0) {
+    const lower = lowerOf(a);
+    const disclosure = dropOverlaps(ruleSpans(a, lower, SELF_DISCLOSURE));
+    if (disclosure.length) out.push(hit('ai-self-disclosure', disclosure.length, disclosure));
+    const boilerplate = ruleSpans(a, lower, BOILERPLATE);
+    if (boilerplate.length) out.push(hit('assistant-boilerplate', boilerplate.length, boilerplate));
+    const markdown = markdownHit(a);
+    if (markdown) out.push(markdown);
+    const vocab = excessVocabHit(a);
+    if (vocab) out.push(vocab);
+    const uniform = uniformSentencesHit(a);
+    if (uniform) out.push(uniform);
+    const c = countContractions(a);
+    const opportunities = c.contracted.length + c.expanded.length;
+    if (opportunities >= 3 && c.contracted.length / opportunities < 0.3) out.push(hit('no-contractions', 1, c.expanded));
+    const dashes: Span[] = [];
+    for (let i = text.indexOf('\u2014'); i >= 0; i = text.indexOf('\u2014', i + 1)) dashes.push(spanOf(text, i, i + 1));
+    if (dashes.length && dashes.length * 60 >= Math.max(1, a.words)) out.push(hit('em-dash', 1, dashes));
+    const signposts = ruleSpans(a, lower, SIGNPOSTS, SENTENCE_INITIAL_SIGNPOSTS);
+    if (signposts.length) out.push(hit('signposting', signposts.length, signposts));
+    const caveats = ruleSpans(a, lower, CAVEATS);
+    if (caveats.length) out.push(hit('generic-caveat', caveats.length, caveats));
+    out.push(hit('length-mismatch', 1, [spanOf(text, 0, text.length)]));
+    const positivity = positivityHit(a);
+    if (positivity) out.push(positivity);
+    out.sort(compareHits);
+  }
+  allHitsCache.set(a, out);
+  return out;
+}
+
+/** Whether the profile context lets a signal that the text qualifies for fire. */
+function allowed(h: SignalHit, a: Analysis, ctx: SignalContext): boolean {
+  if (ctx.exemptions?.has(h.id)) return false;
+  switch (h.id) {
+    case 'no-contractions':
+      return ctx.profileFormality !== undefined && ctx.profileFormality < 0.5;
+    case 'em-dash':
+      return (ctx.profileFormality ?? NEUTRAL_FORMALITY) < 0.6;
+    case 'length-mismatch':
+      return ctx.typicalWords !== undefined && ctx.typicalWords > 0 && a.words > 3 * ctx.typicalWords;
+    default:
+      return true;
+  }
+}
+
 /**
  * Detects the machine-like signals of scoring.md §6 in an analyzed reply. Pure and deterministic.
+ * The hits are shared between calls on the same analysis (memoized), so treat them as read-only.
  * @param a - the analysis of the reply
  * @param ctx - what the profile says (formality target, typical length, exempted signal ids)
  * @returns the signals that fired, sorted by hard fail, then penalty, then first span, then id
  */
 export function detectSignals(a: Analysis, ctx: SignalContext = {}): SignalHit[] {
-  const text = a.text;
   const out: SignalHit[] = [];
-  if (text.length === 0) return out;
-  const lower = lowerOf(a);
-  const skip = ctx.exemptions;
-  const wants = (id: string) => !skip || !skip.has(id);
-
-  if (wants('ai-self-disclosure')) {
-    const spans = dropOverlaps(ruleSpans(a, lower, SELF_DISCLOSURE));
-    if (spans.length) out.push(hit('ai-self-disclosure', spans.length, spans));
-  }
-  if (wants('assistant-boilerplate')) {
-    const spans = ruleSpans(a, lower, BOILERPLATE);
-    if (spans.length) out.push(hit('assistant-boilerplate', spans.length, spans));
-  }
-  if (wants('markdown-structure')) {
-    const h = markdownHit(a);
-    if (h) out.push(h);
-  }
-  if (wants('excess-vocab')) {
-    const h = excessVocabHit(a);
-    if (h) out.push(h);
-  }
-  if (wants('uniform-sentences')) {
-    const h = uniformSentencesHit(a);
-    if (h) out.push(h);
-  }
-  if (wants('no-contractions') && ctx.profileFormality !== undefined && ctx.profileFormality < 0.5) {
-    const c = countContractions(a);
-    const opportunities = c.contracted.length + c.expanded.length;
-    if (opportunities >= 3 && c.contracted.length / opportunities < 0.3) out.push(hit('no-contractions', 1, c.expanded));
-  }
-  if (wants('em-dash') && (ctx.profileFormality ?? NEUTRAL_FORMALITY) < 0.6) {
-    const spans: Span[] = [];
-    for (let i = text.indexOf('\u2014'); i >= 0; i = text.indexOf('\u2014', i + 1)) spans.push(spanOf(text, i, i + 1));
-    if (spans.length && spans.length * 60 >= Math.max(1, a.words)) out.push(hit('em-dash', 1, spans));
-  }
-  if (wants('signposting')) {
-    const spans = ruleSpans(a, lower, SIGNPOSTS, SENTENCE_INITIAL_SIGNPOSTS);
-    if (spans.length) out.push(hit('signposting', spans.length, spans));
-  }
-  if (wants('generic-caveat')) {
-    const spans = ruleSpans(a, lower, CAVEATS);
-    if (spans.length) out.push(hit('generic-caveat', spans.length, spans));
-  }
-  if (wants('length-mismatch') && ctx.typicalWords !== undefined && ctx.typicalWords > 0 && a.words > 3 * ctx.typicalWords) {
-    out.push(hit('length-mismatch', 1, [spanOf(text, 0, text.length)]));
-  }
-  if (wants('relentless-positivity')) {
-    const h = positivityHit(a);
-    if (h) out.push(h);
-  }
-  out.sort(compareHits);
+  for (const h of allHits(a)) if (allowed(h, a, ctx)) out.push(h);
   return out;
 }
 
