@@ -196,6 +196,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (e.NODE_ENV === 'production' && e.CALLER_HASH_KEY === DEV_CALLER_HASH_KEY) {
     problems.push('CALLER_HASH_KEY must be set to a secret of at least 16 characters in production');
   }
+  // 3 lifetime free scores is a product rule; the limit is a knob only so benches can lift it.
+  if (e.NODE_ENV === 'production' && e.FREE_SCORE_LIMIT > 3) {
+    problems.push('FREE_SCORE_LIMIT above 3 is for benchmarks only and is refused in production');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const threads = e.SCORING_THREADS ?? Math.max(1, Math.min(4, availableParallelism()));

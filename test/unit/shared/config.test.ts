@@ -44,6 +44,13 @@ describe('loadConfig', function () {
     expect((err as Error).message).not.to.contain('hunter2');
   });
 
+  it('refuses a free cap above 3 in production, where it is a product rule', function () {
+    const secret = { CALLER_HASH_KEY: 'a-real-secret-of-enough-length' };
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secret, FREE_SCORE_LIMIT: '1000' })).to.throw(ConfigError, /FREE_SCORE_LIMIT/);
+    expect(loadConfig({ NODE_ENV: 'production', ...secret, FREE_SCORE_LIMIT: '3' }).freeTier.scoreLimit).to.equal(3);
+    expect(loadConfig({ FREE_SCORE_LIMIT: '1000' }).freeTier.scoreLimit).to.equal(1000);
+  });
+
   it('refuses the development caller-hash key in production', function () {
     expect(() => loadConfig({ NODE_ENV: 'production' })).to.throw(ConfigError, /CALLER_HASH_KEY/);
     expect(loadConfig({ NODE_ENV: 'production', CALLER_HASH_KEY: 'a-real-secret-of-enough-length' }).env).to.equal('production');
