@@ -25,7 +25,7 @@ interface Lexeme {
  * the expansion, not on the lexeme. Cleared when full, so a long-lived thread stays bounded.
  */
 const LEXEMES = new Map<number, Lexeme>();
-const MAX_LEXEMES = 200_000;
+const MAX_LEXEMES = 100_000;
 
 function lexemesOf(doc: ReturnType<typeof nlp.readDoc>): Lexeme[] {
   const ids = doc.tokens().out(its.uniqueId) as number[];
