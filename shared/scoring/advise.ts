@@ -3,7 +3,7 @@ import { DIMENSION_PHRASES, GENERIC_SIGNAL_PHRASE, SIGNAL_PHRASES, type Directio
 import { round } from './math';
 import type { DimensionId, SignalHit } from './measure-types';
 import type { Advice, DimensionResult, RewriteStep, TimingResult } from './result-types';
-import { DIMENSIONS, machinePenalty } from './style-fit';
+import { DIMENSIONS, machinePenalty, signalPenalty } from './style-fit';
 import type { Analysis, Span } from './types';
 
 /** What advice is built from: one profile's unrounded verdict. */
@@ -86,9 +86,6 @@ function dimensionSpans(d: DimensionResult): Span[] {
   return spans.slice(0, MAX_SPANS);
 }
 
-function signalPenalty(hit: SignalHit): number {
-  return hit.severity * Math.min(1, hit.count / hit.saturation);
-}
 
 function rewriteSteps(input: AdviceInput): RewriteStep[] {
   const steps: (RewriteStep & { hard: boolean })[] = [];

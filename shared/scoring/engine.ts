@@ -11,7 +11,7 @@ import { round } from './math';
 import type { DimensionId, DimensionMeasure, EmpathyMeasure, SignalContext, SignalHit } from './measure-types';
 import type { DimensionResult, ProfileResult, ProfileSummary, ScoreInput, ScoreResult, SignalResult, TimingResult } from './result-types';
 import { detectSignals } from './signals';
-import { DIMENSIONS, MIN_FIT, PASS_SCORE, confidenceOf, empathyTarget, fitOf, machinePenalty, weightsFor } from './style-fit';
+import { DIMENSIONS, MIN_FIT, PASS_SCORE, confidenceOf, empathyTarget, fitOf, machinePenalty, signalPenalty, weightsFor } from './style-fit';
 import { modelTiming, superhumanFloor, type TimingInput } from './timing';
 import { validateScoreInput } from './validate-input';
 import { SCORER_VERSION } from './version';
@@ -116,9 +116,6 @@ function measureOnce(input: ScoreInput, deep: boolean): Measured {
   };
 }
 
-function signalPenalty(hit: SignalHit): number {
-  return hit.severity * Math.min(1, hit.count / hit.saturation);
-}
 
 function toSignalResult(hit: SignalHit): SignalResult {
   return {

@@ -1,6 +1,6 @@
 import type { Profile } from '../profiles/profile';
 import { clamp } from './math';
-import type { DimensionId } from './measure-types';
+import type { DimensionId, SignalHit } from './measure-types';
 
 /** Dimensions in report order. */
 export const DIMENSIONS: readonly DimensionId[] = ['empathy', 'formality', 'directness', 'hesitation'];
@@ -67,6 +67,14 @@ export function empathyTarget(target: number, emotionalLoad: number | undefined)
 
 /** Signal penalties combine like probabilities and are capped so style still counts. */
 export const MAX_MACHINE_PENALTY = 0.6;
+
+/**
+ * One signal's penalty: p = severity * min(1, count / saturation).
+ * @param hit - the signal
+ */
+export function signalPenalty(hit: Pick<SignalHit, 'severity' | 'count' | 'saturation'>): number {
+  return hit.severity * Math.min(1, hit.count / hit.saturation);
+}
 
 /**
  * Combined machine penalty P = min(0.6, 1 - prod(1 - p_i)).
