@@ -7,17 +7,10 @@ import { createInterface } from 'node:readline';
 import { expect } from 'chai';
 import { closedPort } from '../../helpers/ports';
 import { queuePrefix } from '../../helpers/redis';
+import { isAlive } from '../../helpers/process';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -8,18 +8,11 @@ import { chooseRedis, findExecutable, noRedisMessage, pingRedisAt, type RedisCho
 import { StartupError } from '../../../supervisor/startup-error';
 import { closedPort } from '../../helpers/ports';
 import { TEST_REDIS_URL } from '../../helpers/redis';
+import { isAlive } from '../../helpers/process';
 
 const log = createLogger({ log: { level: 'silent' } }, 'test');
 const SEARCH_PATH = process.env.PATH ?? '';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A TCP server that answers every connection with one fixed line. */
 async function answering(line: string): Promise<{ server: Server; port: number }> {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { analyze } from '../../../shared/scoring/analyze';
 import { DIRECTNESS_VERSION, directnessFeatures, measureDirectness } from '../../../shared/scoring/directness';
-import { expectSpansSliceText } from '../../helpers/spans';
+import { expectSortedByImpact, expectSpansSliceText } from '../../helpers/measure-assertions';
 
 function directness(text: string, incoming?: string): number {
   return measureDirectness(analyze(text), incoming === undefined ? undefined : analyze(incoming)).value;
@@ -113,13 +113,7 @@ describe('measureDirectness', () => {
 
   it('sorts contributions by |delta| descending, then by feature name', () => {
     const m = measureDirectness(analyze('Hey, sorry! So why did you revert it? Please check again, thanks.'));
-    for (let i = 1; i < m.contributions.length; i++) {
-      const prev = m.contributions[i - 1];
-      const cur = m.contributions[i];
-      const d = Math.abs(prev.delta) - Math.abs(cur.delta);
-      expect(d >= 0).to.equal(true);
-      if (d === 0) expect(prev.feature < cur.feature).to.equal(true);
-    }
+    expectSortedByImpact(m);
   });
 
   it('keeps every value in 0..1 and every span an exact slice of the text', () => {

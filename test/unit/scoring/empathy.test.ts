@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { analyze } from '../../../shared/scoring/analyze';
 import { emotionalLoad, measureEmpathy } from '../../../shared/scoring/empathy';
 import type { EmpathyMeasure } from '../../../shared/scoring/measure-types';
-import { expectSpansSliceText } from '../../helpers/spans';
+import { expectSpansSliceText } from '../../helpers/measure-assertions';
 
 function empathy(reply: string, incoming?: string): EmpathyMeasure {
   return measureEmpathy(analyze(reply), incoming === undefined ? undefined : analyze(incoming));

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { analyze } from '../../../shared/scoring/analyze';
 import { FORMALITY_FEATURES, FORMALITY_VERSION, formalityFeatures, measureFormality } from '../../../shared/scoring/formality';
-import { expectSpansSliceText } from '../../helpers/spans';
+import { expectSortedByImpact, expectSpansSliceText } from '../../helpers/measure-assertions';
 
 function formality(text: string): number {
   return measureFormality(analyze(text)).value;
@@ -74,13 +74,7 @@ describe('measureFormality', () => {
 
   it('sorts contributions by |delta| descending, then by feature name', () => {
     const m = measureFormality(analyze('hey!! so i think we should totally move the meeting... right?'));
-    for (let i = 1; i < m.contributions.length; i++) {
-      const prev = m.contributions[i - 1];
-      const cur = m.contributions[i];
-      const d = Math.abs(prev.delta) - Math.abs(cur.delta);
-      expect(d >= 0).to.equal(true);
-      if (d === 0) expect(prev.feature < cur.feature).to.equal(true);
-    }
+    expectSortedByImpact(m);
   });
 
   it('adds up: clamp(intercept + sum of deltas) is the value', () => {

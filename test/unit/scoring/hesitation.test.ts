@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { analyze } from '../../../shared/scoring/analyze';
 import { measureHesitation } from '../../../shared/scoring/hesitation';
 import type { DimensionMeasure } from '../../../shared/scoring/measure-types';
-import { expectSpansSliceText } from '../../helpers/spans';
+import { expectSpansSliceText } from '../../helpers/measure-assertions';
 
 function hesitation(text: string): DimensionMeasure {
   return measureHesitation(analyze(text));

@@ -15,3 +15,17 @@ export function expectSpansSliceText(text: string, m: DimensionMeasure): void {
     }
   }
 }
+
+/**
+ * Asserts the contribution order every measure promises: |delta| descending, then feature name.
+ * @param m - the measure
+ */
+export function expectSortedByImpact(m: DimensionMeasure): void {
+  for (let i = 1; i < m.contributions.length; i++) {
+    const prev = m.contributions[i - 1];
+    const cur = m.contributions[i];
+    const d = Math.abs(prev.delta) - Math.abs(cur.delta);
+    expect(d >= 0, `${prev.feature} before ${cur.feature}`).to.equal(true);
+    if (d === 0) expect(prev.feature < cur.feature, `${prev.feature} before ${cur.feature}`).to.equal(true);
+  }
+}
