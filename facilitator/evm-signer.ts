@@ -1,0 +1,83 @@
+import { toFacilitatorEvmSigner, type FacilitatorEvmSigner } from '@x402/evm';
+import {
+  BaseError,
+  createWalletClient,
+  NonceTooLowError,
+  publicActions,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+  type VerifyTypedDataParameters,
+  type WriteContractParameters,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createNonceSequencer } from './nonce-sequencer';
+
+// viem files "already known" (this very transaction is pending) under NonceTooLowError too;
+// only a plain "nonce too low" proves the transaction was not taken.
+function isNonceTooLow(err: unknown): boolean {
+  return err instanceof BaseError && err.walk((e) => e instanceof NonceTooLowError) !== null && /nonce too low/i.test(err.message);
+}
+
+/** Options of {@link createFacilitatorSigner}. */
+export interface FacilitatorSignerOptions {
+  transport: Transport;
+  chain: Chain;
+  /** Key of the account that submits settlements and pays their gas. */
+  privateKey: Hex;
+  /** How often receipt waits poll the chain. */
+  pollingIntervalMs: number;
+  /** Longest wait for a receipt before settle answers `settlement_pending` (x402's default: 180 s). */
+  confirmationTimeoutMs?: number;
+}
+
+/** The facilitator's chain access: the signer the x402 code uses, and a client for reads. */
+export interface FacilitatorSigner {
+  signer: FacilitatorEvmSigner;
+  address: Address;
+  /** Reads only (balances, logs, receipts). */
+  publicClient: PublicClient;
+}
+
+/**
+ * Builds the x402 facilitator signer (`toFacilitatorEvmSigner`) over one viem wallet client. Sends
+ * go through a {@link createNonceSequencer} so concurrent settlements from this one key get
+ * consecutive nonces; receipt waits stay concurrent.
+ * @param options - transport, chain, key and timings
+ * @returns the signer, its address and a public client on the same transport
+ */
+export function createFacilitatorSigner(options: FacilitatorSignerOptions): FacilitatorSigner {
+  const account = privateKeyToAccount(options.privateKey);
+  const client = createWalletClient({
+    account,
+    chain: options.chain,
+    transport: options.transport,
+    pollingInterval: options.pollingIntervalMs,
+  }).extend(publicActions);
+  const sequencer = createNonceSequencer(() => client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
+  // "Nonce too low" means another sender (a script, the /rpc passthrough, a second process with the
+  // same key) took our next nonce and this transaction was not accepted: retrying once with the
+  // re-read nonce is safe. Any other failure is returned as is, never re-sent.
+  const send = <T>(broadcast: (nonce: number) => Promise<T>): Promise<T> =>
+    sequencer.send(broadcast).catch((err: unknown) => {
+      if (isNonceTooLow(err)) return sequencer.send(broadcast);
+      throw err;
+    });
+
+  const signer = toFacilitatorEvmSigner(
+    {
+      address: account.address,
+      getCode: (args) => client.getCode(args),
+      readContract: (args) => client.readContract({ ...args, args: args.args ?? [] } as Parameters<typeof client.readContract>[0]),
+      verifyTypedData: (args) => client.verifyTypedData(args as VerifyTypedDataParameters),
+      writeContract: (args) =>
+        send((nonce) => client.writeContract({ ...args, nonce } as unknown as WriteContractParameters<readonly unknown[], string, readonly unknown[], Chain, typeof account>)),
+      sendTransaction: (args) => send((nonce) => client.sendTransaction({ ...args, nonce })),
+      waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
+    },
+    options.confirmationTimeoutMs === undefined ? undefined : { confirmationTimeoutMs: options.confirmationTimeoutMs },
+  );
+  return { signer, address: account.address, publicClient: client as unknown as PublicClient };
+}

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { Next } from 'koa';
+import type { Logger } from '../../shared/logger';
+import type { FacilitatorContext } from '../context';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Takes `X-Request-Id` when well-formed or makes one, echoes it, puts a child logger on
+ * `ctx.state.log` and logs one line per request (never the body: it holds signatures).
+ * @param logger - root logger of the process
+ * @returns the middleware
+ */
+export function requestLogger(logger: Logger) {
+  return async function logRequest(ctx: FacilitatorContext, next: Next): Promise<void> {
+    const given = ctx.get('x-request-id');
+    const reqId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.reqId = reqId;
+    ctx.state.log = logger.child({ reqId });
+    ctx.set('X-Request-Id', reqId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request finished');
+    }
+  };
+}

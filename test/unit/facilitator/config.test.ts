@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { loadFacilitatorConfig } from '../../../facilitator/config';
+import { ConfigError } from '../../../shared/errors';
+
+const REAL = {
+  FACILITATOR_RPC_URL: 'https://mainnet.base.org',
+  FACILITATOR_PRIVATE_KEY: `0x${'ab'.repeat(32)}`,
+  FACILITATOR_NETWORK: 'eip155:8453',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadFacilitatorConfig(env);
+  } catch (err) {
+    expect(err).to.be.instanceOf(ConfigError);
+    return (err as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('facilitator/config loadFacilitatorConfig', function () {
+  it('defaults to the development chain on 127.0.0.1:4020', function () {
+    expect(loadFacilitatorConfig({})).to.deep.equal({ port: 4020, host: '127.0.0.1', logLevel: 'info', chain: undefined });
+  });
+
+  it('selects a real chain when all three chain variables are set', function () {
+    const config = loadFacilitatorConfig({ ...REAL, FACILITATOR_PORT: '0', FACILITATOR_HOST: '0.0.0.0', NODE_ENV: 'production' });
+    expect(config).to.deep.include({ port: 0, host: '0.0.0.0' });
+    expect(config.chain).to.deep.equal({ rpcUrl: REAL.FACILITATOR_RPC_URL, privateKey: REAL.FACILITATOR_PRIVATE_KEY, network: 'eip155:8453', settledLookbackBlocks: 10_000n });
+  });
+
+  it('names the missing variables when only part of a real chain is set', function () {
+    expect(problemsOf({ FACILITATOR_RPC_URL: REAL.FACILITATOR_RPC_URL })).to.deep.equal([
+      'a real chain needs FACILITATOR_RPC_URL, FACILITATOR_PRIVATE_KEY and FACILITATOR_NETWORK together; missing FACILITATOR_PRIVATE_KEY, FACILITATOR_NETWORK',
+    ]);
+  });
+
+  it('refuses the development chain in production', function () {
+    expect(problemsOf({ NODE_ENV: 'production' })[0]).to.match(/NODE_ENV=production needs a real chain/);
+  });
+
+  it('lists every invalid value at once', function () {
+    const problems = problemsOf({ FACILITATOR_PORT: '70000', LOG_LEVEL: 'loud', FACILITATOR_RPC_URL: 'ftp://x', FACILITATOR_PRIVATE_KEY: '0x12', FACILITATOR_NETWORK: 'base' });
+    expect(problems).to.have.length(5);
+  });
+});
