@@ -8,7 +8,7 @@ import { requestLogger } from './middleware/request-logger';
 import { createApiRouter } from './routes';
 
 /** Response headers browsers may read: the x402 receipts and challenge, and the request id. */
-export const EXPOSED_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'X-Request-Id', 'Retry-After'];
+export const EXPOSED_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'X-Payment-Replayed', 'X-Request-Id', 'Retry-After'];
 
 /** Request headers browsers may send. */
 export const ALLOWED_HEADERS = [

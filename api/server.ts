@@ -3,11 +3,13 @@ import { closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../jobs
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
+import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
 import { createCapacityRunner } from './capacity';
 import type { AppDeps } from './deps';
+import { createFeedHub } from './feed/feed-hub';
 
 /** A running API process. */
 export interface WebRuntime {
@@ -19,8 +21,9 @@ export interface WebRuntime {
 }
 
 /**
- * Builds the API's dependencies: DataSource, the producer Redis connection, the `scoring` queue,
- * its QueueEvents (ready before listening, so no result event is missed) and the capacity runner.
+ * Builds the API's dependencies: DataSource, the producer Redis connection, the `scoring` and
+ * `settlement` queues, their QueueEvents (ready before listening, so no result event is missed),
+ * the facilitator client and the capacity runner.
  * @param config - the loaded config
  * @param logger - root logger
  * @returns the dependencies, and a function that closes them in order
@@ -34,18 +37,39 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   const eventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-queue-events');
   const scoringEvents = createQueueEvents(QUEUE.scoring, eventsRedis, config);
   scoringEvents.on('error', connectionErrorListener(logger, { queue: QUEUE.scoring }, 'queue events error'));
-  await scoringEvents.waitUntilReady();
+  const settlementQueue = createQueue(QUEUE.settlement, redis, config);
+  settlementQueue.on('error', connectionErrorListener(logger, { queue: QUEUE.settlement }, 'queue error'));
+  const settlementEventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-settlement-events');
+  const settlementEvents = createQueueEvents(QUEUE.settlement, settlementEventsRedis, config);
+  settlementEvents.on('error', connectionErrorListener(logger, { queue: QUEUE.settlement }, 'queue events error'));
+  await Promise.all([scoringEvents.waitUntilReady(), settlementEvents.waitUntilReady()]);
+  const feedRedis = createRedis(config.redis.url, 'worker', logger, 'web-feed-subscriber');
+  const feed = createFeedHub(feedRedis, config.redis.queuePrefix, logger);
   const capacity = createCapacityRunner();
-  const deps: AppDeps = { config, logger, dataSource, redis, scoringQueue, scoringEvents, capacity };
+  const deps: AppDeps = {
+    config,
+    logger,
+    dataSource,
+    redis,
+    scoringQueue,
+    scoringEvents,
+    capacity,
+    settlementQueue,
+    settlementEvents,
+    facilitator: createFacilitator(config.payments),
+    feed,
+  };
   const close = async () => {
     try {
+      await feed.close();
+      await closeRedis(feedRedis);
       await capacity.close();
     } finally {
       try {
-        await closeQueueEvents(scoringEvents, eventsRedis);
+        await Promise.all([closeQueueEvents(scoringEvents, eventsRedis), closeQueueEvents(settlementEvents, settlementEventsRedis)]);
       } finally {
         try {
-          await scoringQueue.close();
+          await Promise.all([scoringQueue.close(), settlementQueue.close()]);
         } finally {
           try {
             await closeRedis(redis);
@@ -89,6 +113,8 @@ export async function startWeb(config: AppConfig, logger: Logger): Promise<WebRu
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Live-feed streams never end on their own.
+        await deps.feed.close();
         server.closeIdleConnections();
         // In-flight requests get the grace period, then their connections are cut.
         const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);

@@ -10,3 +10,12 @@ export {
 } from './score-text.job';
 export { awaitResult } from './await-result';
 export { decodeJobError, encodeJobError, type EncodedJobError } from './job-error';
+export { enqueueWithDeadline } from './enqueue';
+export {
+  SETTLE_PAYMENT_JOB,
+  enqueueSettlePayment,
+  settleJobId,
+  settlePaymentPayloadSchema,
+  type SettlePaymentPayload,
+  type SettlePaymentResult,
+} from './settle-payment.job';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Job, Queue } from 'bullmq';
-import { UnavailableError } from '../shared/errors';
 import type { ScoreResult } from '../shared/scoring/result-types';
+import { enqueueWithDeadline } from './enqueue';
 
 /** Job name of a scoring request on the `scoring` queue. */
 export const SCORE_TEXT_JOB = 'score-text';
@@ -76,8 +76,7 @@ export function jobIdFor(identity: JobIdentity): string {
 }
 
 /**
- * Adds a scoring job, with a deadline so a request gets a 503 instead of hanging while Redis is
- * unreachable (BullMQ waits for the connection to be ready before its first command).
+ * Adds a scoring job, with a deadline (see {@link enqueueWithDeadline}).
  * @param queue - the `scoring` queue on a fail-fast connection
  * @param payload - what to score
  * @param identity - request identity; the job id derives from it
@@ -85,27 +84,11 @@ export function jobIdFor(identity: JobIdentity): string {
  * @returns the job (an existing one when the same identity was enqueued before)
  * @throws UnavailableError queue_unavailable when Redis does not take the job in time
  */
-export async function enqueueScoreText(
+export function enqueueScoreText(
   queue: Queue,
   payload: ScoreTextPayload,
   identity: JobIdentity,
   timeoutMs: number,
 ): Promise<Job<ScoreTextPayload, ScoreTextResult>> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`enqueue took longer than ${timeoutMs} ms`)), timeoutMs);
-  });
-  const added = queue.add(SCORE_TEXT_JOB, payload, { jobId: jobIdFor(identity) });
-  // The deadline may win; keep a late rejection of `added` from becoming unhandled.
-  added.catch(() => undefined);
-  try {
-    return (await Promise.race([added, deadline])) as Job<ScoreTextPayload, ScoreTextResult>;
-  } catch (err) {
-    throw new UnavailableError('queue_unavailable', 'The job queue is unreachable; nothing was charged, retry later.', {
-      headers: { 'Retry-After': '5' },
-      cause: err,
-    });
-  } finally {
-    clearTimeout(timer);
-  }
+  return enqueueWithDeadline(queue, SCORE_TEXT_JOB, payload, jobIdFor(identity), timeoutMs);
 }

@@ -70,6 +70,25 @@ export interface AppConfig {
     /** CAIP-2 network of the default USDC rail. */
     readonly network: string;
     readonly usdcAsset: string;
+    /** EIP-712 domain of the USDC token (`extra.name`, `extra.version` of the requirement). */
+    readonly usdcName: string;
+    readonly usdcVersion: string;
+    /** `maxTimeoutSeconds` of every requirement: how long a signed authorization may stay valid. */
+    readonly maxTimeoutSeconds: number;
+    /** Base URL of the x402 facilitator (`/verify`, `/settle`, `/supported`). */
+    readonly facilitatorUrl: string;
+    /** Deadline of one facilitator call. */
+    readonly facilitatorTimeoutMs: number;
+    /** How long the API waits for a settlement job before answering 504 (the payment stays replayable). */
+    readonly settleWaitMs: number;
+    /** Settlement jobs one worker process runs at once (they wait on the facilitator, not the CPU). */
+    readonly settlementConcurrency: number;
+    /** Public origin of the API for `resource.url` (unset: taken from the request). */
+    readonly publicBaseUrl?: string;
+    /** x402 v1 network name of the legacy SOL rail. */
+    readonly legacyNetwork: string;
+    /** Solana JSON-RPC endpoint that legacy payments are verified against (read-only). */
+    readonly solanaRpcUrl: string;
     /** Treasury receiving addresses published in the pricing manifest (unset: published as null). */
     readonly treasury: { readonly evm?: string; readonly solana?: string };
   };
@@ -105,6 +124,16 @@ interface EnvShape {
   WISHLIST_CAP_PER_CALLER: number;
   X402_NETWORK: string;
   USDC_ASSET_ADDRESS: string;
+  USDC_ASSET_NAME: string;
+  USDC_ASSET_VERSION: string;
+  X402_MAX_TIMEOUT_SECONDS: number;
+  X402_FACILITATOR_URL: string;
+  X402_FACILITATOR_TIMEOUT_MS: number;
+  SETTLEMENT_WAIT_TIMEOUT_MS: number;
+  SETTLEMENT_CONCURRENCY: number;
+  PUBLIC_BASE_URL?: string;
+  X402_LEGACY_NETWORK: string;
+  SOLANA_RPC_URL: string;
   TREASURY_EVM_ADDRESS?: string;
   TREASURY_SOLANA_ADDRESS?: string;
 }
@@ -147,6 +176,16 @@ const ENV_SCHEMA = {
     WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
     X402_NETWORK: { type: 'string', pattern: '^[a-z0-9-]+:[A-Za-z0-9]+$', default: 'eip155:8453' },
     USDC_ASSET_ADDRESS: { type: 'string', pattern: EVM_ADDRESS, default: BASE_USDC_ADDRESS },
+    USDC_ASSET_NAME: { type: 'string', minLength: 1, default: 'USD Coin' },
+    USDC_ASSET_VERSION: { type: 'string', minLength: 1, default: '2' },
+    X402_MAX_TIMEOUT_SECONDS: int(30, 3600, 300),
+    X402_FACILITATOR_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:4020' },
+    X402_FACILITATOR_TIMEOUT_MS: int(100, 120_000, 10_000),
+    SETTLEMENT_WAIT_TIMEOUT_MS: int(100, 600_000, 30_000),
+    SETTLEMENT_CONCURRENCY: int(1, 256, 16),
+    PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^/]+$' },
+    X402_LEGACY_NETWORK: { type: 'string', enum: ['solana', 'solana-devnet'], default: 'solana' },
+    SOLANA_RPC_URL: { type: 'string', pattern: '^https?://', default: 'https://api.mainnet-beta.solana.com' },
     TREASURY_EVM_ADDRESS: { type: 'string', pattern: EVM_ADDRESS },
     TREASURY_SOLANA_ADDRESS: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$' },
   },
@@ -239,6 +278,16 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     payments: {
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,
+      usdcName: e.USDC_ASSET_NAME,
+      usdcVersion: e.USDC_ASSET_VERSION,
+      maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
+      facilitatorUrl: e.X402_FACILITATOR_URL.replace(/\/+$/, ''),
+      facilitatorTimeoutMs: e.X402_FACILITATOR_TIMEOUT_MS,
+      settleWaitMs: e.SETTLEMENT_WAIT_TIMEOUT_MS,
+      settlementConcurrency: e.SETTLEMENT_CONCURRENCY,
+      publicBaseUrl: e.PUBLIC_BASE_URL,
+      legacyNetwork: e.X402_LEGACY_NETWORK,
+      solanaRpcUrl: e.SOLANA_RPC_URL,
       treasury: { evm: e.TREASURY_EVM_ADDRESS, solana: e.TREASURY_SOLANA_ADDRESS },
     },
   });

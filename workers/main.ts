@@ -1,15 +1,17 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { QUEUE, SCORE_TEXT_JOB } from '../jobs';
+import { QUEUE, SCORE_TEXT_JOB, SETTLE_PAYMENT_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
-import { redisOptionsFor } from '../shared/redis';
+import { createFacilitator } from '../shared/payments/facilitator-client';
+import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
 import { createHeartbeatProcessor, MAINTENANCE_HEARTBEAT_JOB, MAINTENANCE_HEARTBEAT_SCHEDULER } from './maintenance.processor';
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './score-text.processor';
+import { createSettlePaymentProcessor } from './settle-payment.processor';
 
 /** A running worker process: its BullMQ workers, thread pool and DataSource. */
 export interface WorkerRuntime {
@@ -40,7 +42,7 @@ function logFinalFailure(log: Logger, queue: string) {
 
 /**
  * Starts every worker of this process: the `scoring` worker over a Piscina pool, and the
- * `maintenance` worker with its job scheduler.
+ * `settlement` worker, and the `maintenance` worker with its job scheduler.
  * @param config - the loaded config
  * @param log - root logger of the process
  * @returns the runtime, to close on shutdown
@@ -69,6 +71,31 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   scoring.on('error', connectionErrorListener(log, { queue: QUEUE.scoring }, 'worker error'));
   scoring.on('failed', logFinalFailure(log, QUEUE.scoring));
 
+  const feedRedis = createRedis(config.redis.url, 'producer', log, 'worker-feed');
+  const settlement = new Worker(
+    QUEUE.settlement,
+    createDispatcher(QUEUE.settlement, {
+      [SETTLE_PAYMENT_JOB]: createSettlePaymentProcessor({
+        dataSource,
+        facilitator: createFacilitator(config.payments),
+        redis: feedRedis,
+        queuePrefix: prefix,
+        log,
+      }),
+    }),
+    {
+      connection,
+      prefix,
+      // Settlement waits on the facilitator and the chain, not on this CPU.
+      concurrency: config.payments.settlementConcurrency,
+      lockDuration: config.scoring.lockDurationMs,
+      stalledInterval: config.scoring.stalledIntervalMs,
+      maxStalledCount: 1,
+    },
+  );
+  settlement.on('error', connectionErrorListener(log, { queue: QUEUE.settlement }, 'worker error'));
+  settlement.on('failed', logFinalFailure(log, QUEUE.settlement));
+
   const maintenanceQueue = new Queue(QUEUE.maintenance, { connection, prefix });
   maintenanceQueue.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'queue error'));
   await maintenanceQueue.upsertJobScheduler(
@@ -94,7 +121,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
       // step gets a deadline and the rest of the shutdown goes on regardless.
       closing ??= (async () => {
         try {
-          const closed = await within(Promise.all([scoring.close(), maintenance.close()]), config.shutdownGraceMs);
+          const closed = await within(Promise.all([scoring.close(), settlement.close(), maintenance.close()]), config.shutdownGraceMs);
           if (!closed) log.warn({ graceMs: config.shutdownGraceMs }, 'workers did not close in time');
         } finally {
           try {
@@ -104,6 +131,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
               await dataSource.destroy();
             } finally {
               if (!(await within(maintenanceQueue.close(), 2_000))) log.warn('maintenance queue did not close in time');
+              await closeRedis(feedRedis);
             }
           }
         }

@@ -10,14 +10,23 @@ import type { OperationSpec } from './operation';
 export function buildOpenApiDocument(operations: readonly OperationSpec[], version = '1.0.0') {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
-    const parameters = op.query
+    const queryParameters = op.query
       ? Object.entries(op.query.properties).map(([name, schema]) => ({
           name,
           in: 'query',
           required: op.query?.required?.includes(name) ?? false,
           schema,
         }))
-      : undefined;
+      : [];
+    const headerParameters = (op.headers ?? []).map((h) => ({
+      name: h.name,
+      in: 'header',
+      required: h.required ?? false,
+      description: h.description,
+      schema: h.schema,
+    }));
+    const all = [...queryParameters, ...headerParameters];
+    const parameters = all.length > 0 ? all : undefined;
     const responses = Object.fromEntries(
       Object.entries(op.responses).map(([status, r]) => [
         status,

@@ -18,5 +18,7 @@ export interface OperationSpec {
   body?: object;
   /** JSON schema of the query object; each property becomes a query parameter. */
   query?: { type: 'object'; properties: Record<string, object>; required?: readonly string[] };
+  /** Request headers the operation reads (payment headers, Idempotency-Key). */
+  headers?: ReadonlyArray<{ name: string; description: string; schema: object; required?: boolean }>;
   responses: Record<string, ResponseSpec>;
 }

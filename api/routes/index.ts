@@ -4,8 +4,10 @@ import type { AppDeps } from '../deps';
 import { buildOpenApiDocument } from '../openapi/document';
 import type { OperationSpec } from '../openapi/operation';
 import { catalogOperations, catalogRoutes } from './catalog.routes';
+import { feedOperations, feedRoutes } from './feed.routes';
 import { healthOperations, healthRoutes } from './health.routes';
 import { scoreOperations, scoreRoutes } from './score.routes';
+import { simulateOperations, simulateRoutes } from './simulate.routes';
 import { wishlistOperations, wishlistRoutes } from './wishlist.routes';
 
 const openApiOperation: OperationSpec = {
@@ -22,6 +24,8 @@ export const API_OPERATIONS: readonly OperationSpec[] = [
   ...healthOperations,
   ...catalogOperations,
   ...scoreOperations,
+  ...simulateOperations,
+  ...feedOperations,
   ...wishlistOperations,
   openApiOperation,
 ];
@@ -33,7 +37,7 @@ export const API_OPERATIONS: readonly OperationSpec[] = [
  */
 export function createApiRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
-  for (const child of [healthRoutes(deps), catalogRoutes(deps), scoreRoutes(deps), wishlistRoutes(deps)]) {
+  for (const child of [healthRoutes(deps), catalogRoutes(deps), scoreRoutes(deps), simulateRoutes(deps), feedRoutes(deps), wishlistRoutes(deps)]) {
     router.use(child.routes());
   }
   const document = Object.freeze(buildOpenApiDocument(API_OPERATIONS));

@@ -3,10 +3,28 @@ import path from 'node:path';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config';
 import { ConfigError } from '../errors';
-import { FreeCaller, FreeCorpusEntry, WishlistItem } from './entities';
+import {
+  CalibrationShare,
+  FreeCaller,
+  FreeCorpusEntry,
+  IdempotencyRecord,
+  LedgerSession,
+  PaymentAuthorization,
+  ReferralCode,
+  WishlistItem,
+} from './entities';
 
 /** Every entity the service maps. */
-export const ENTITIES = [FreeCaller, WishlistItem, FreeCorpusEntry];
+export const ENTITIES = [
+  FreeCaller,
+  WishlistItem,
+  FreeCorpusEntry,
+  PaymentAuthorization,
+  LedgerSession,
+  IdempotencyRecord,
+  ReferralCode,
+  CalibrationShare,
+];
 
 // Compiled: dist/migrations/*.js; under tsx (tests): migrations/*.ts. Never both in one tree.
 const MIGRATIONS_GLOB = path.join(__dirname, '..', '..', 'migrations', '*.{js,ts}');

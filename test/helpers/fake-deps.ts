@@ -48,6 +48,10 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     redis: unused('redis'),
     scoringQueue: unused('scoringQueue'),
     scoringEvents: unused('scoringEvents'),
+    settlementQueue: unused('settlementQueue'),
+    settlementEvents: unused('settlementEvents'),
+    facilitator: unused('facilitator'),
+    feed: unused('feed'),
     capacity: {
       async run(iterations) {
         capacityCalls.push(iterations);

@@ -10,6 +10,17 @@ async function tables(ds: DataSource): Promise<string[]> {
   return rows.map((r) => r.table_name);
 }
 
+const EXPECTED_TABLES = [
+  'calibration_shares',
+  'free_callers',
+  'free_corpus_entries',
+  'idempotency_records',
+  'ledger_sessions',
+  'payment_authorizations',
+  'referral_codes',
+  'wishlist_items',
+];
+
 describe('migrations', function () {
   const name = `humanlike_test_${process.pid}_migrations`;
   let ds: DataSource;
@@ -27,7 +38,7 @@ describe('migrations', function () {
   it('run up, down to an empty schema, then up again', async function () {
     const applied = await ds.runMigrations();
     expect(applied.length).to.be.at.least(1);
-    expect(await tables(ds)).to.deep.equal(['free_callers', 'free_corpus_entries', 'wishlist_items']);
+    expect(await tables(ds)).to.deep.equal(EXPECTED_TABLES);
 
     for (let i = 0; i < applied.length; i++) await ds.undoLastMigration();
     expect(await tables(ds)).to.deep.equal([]);
@@ -35,7 +46,7 @@ describe('migrations', function () {
 
     const again = await ds.runMigrations();
     expect(again.map((m) => m.name)).to.deep.equal(applied.map((m) => m.name));
-    expect(await tables(ds)).to.deep.equal(['free_callers', 'free_corpus_entries', 'wishlist_items']);
+    expect(await tables(ds)).to.deep.equal(EXPECTED_TABLES);
     expect(await ds.showMigrations()).to.equal(false);
   });
 

@@ -1,45 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { QUEUE } from '../../../jobs';
 import { createLogger } from '../../../shared/logger';
 import { startWorkers, type WorkerRuntime } from '../../../workers/main';
 import { MAINTENANCE_HEARTBEAT_SCHEDULER } from '../../../workers/maintenance.processor';
-import { TEST_REDIS_URL } from '../../helpers/redis';
 import { startTestStack, type TestStack } from '../../helpers/stack';
-
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-
-/** Starts `workers/main.ts` as a child process and resolves once it logs that its workers started. */
-async function spawnWorker(stack: TestStack): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: stack.config.db.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: stack.config.redis.queuePrefix,
-      SCORING_THREADS: '1',
-      WORKER_LOCK_DURATION_MS: '2000',
-      WORKER_STALLED_INTERVAL_MS: '1000',
-    },
-  });
-  child.stderr?.resume();
-  await new Promise<void>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      if (line.includes('"workers started"')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-  });
-  child.stdout?.resume();
-  return child;
-}
+import { spawnWorker } from '../../helpers/worker-process';
 
 describe('a worker killed mid-job', function () {
   this.timeout(60_000);

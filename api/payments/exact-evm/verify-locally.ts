@@ -1,0 +1,137 @@
+import { authorizationTypes } from '@x402/evm';
+import type { PaymentRequirements } from '@x402/core/types';
+import { getAddress, isAddressEqual, recoverTypedDataAddress } from 'viem';
+import type { Refusal } from '../refusal';
+import type { ExactEvmPayment } from './decode-payment-signature';
+
+
+/** The payment matches the requirement and is signed by the wallet the body names. */
+export interface BoundPayment {
+  ok: true;
+  /** Checksummed signer. */
+  payer: `0x${string}`;
+}
+
+// Reasons are the `@x402/evm` codes where one exists.
+function refuse(reason: string, message: string): Refusal {
+  return { ok: false, reason, message };
+}
+
+function chainIdOf(network: string): number | undefined {
+  const match = /^eip155:([0-9]{1,12})$/.exec(network);
+  return match ? Number(match[1]) : undefined;
+}
+
+// EOA signatures are 65 bytes; longer ones belong to smart wallets, which only an RPC can check.
+const EOA_SIGNATURE_HEX = 2 + 65 * 2;
+
+/**
+ * Checks what does not change with time: the accepted requirement is the one offered (scheme,
+ * network, asset, payTo, exact amount), the authorization pays exactly that to our treasury, and
+ * its EIP-712 signature recovers to `from`, which must be the body's `wallet_address`.
+ * Smart-wallet signatures are left to the facilitator's verification (it needs an RPC).
+ * @param payment - the decoded payment
+ * @param requirement - the requirement this request offers
+ * @param walletAddress - the body's `wallet_address`
+ * @returns the payer, or the refusal
+ */
+export async function checkPaymentBinding(
+  payment: ExactEvmPayment,
+  requirement: PaymentRequirements,
+  walletAddress: string,
+): Promise<BoundPayment | Refusal> {
+  const accepted = payment.payload.accepted;
+  const auth = payment.authorization;
+  if (accepted.scheme !== 'exact' || requirement.scheme !== 'exact') return refuse('invalid_exact_evm_scheme', 'Only the exact scheme is accepted.');
+  if (accepted.network !== requirement.network) {
+    return refuse('invalid_exact_evm_network_mismatch', `The payment is for ${accepted.network}; this resource is paid on ${requirement.network}.`);
+  }
+  if (!/^0x[0-9a-fA-F]{40}$/.test(accepted.asset) || !isAddressEqual(accepted.asset as `0x${string}`, requirement.asset as `0x${string}`)) {
+    return refuse('invalid_exact_evm_asset_mismatch', `The payment is in another asset; this resource is paid in ${requirement.asset}.`);
+  }
+  if (!/^0x[0-9a-fA-F]{40}$/.test(accepted.payTo) || !isAddressEqual(accepted.payTo as `0x${string}`, requirement.payTo as `0x${string}`)) {
+    return refuse('invalid_exact_evm_recipient_mismatch', 'The accepted requirement pays another address than this resource offers.');
+  }
+  if (!isAddressEqual(auth.to, requirement.payTo as `0x${string}`)) {
+    return refuse('invalid_exact_evm_recipient_mismatch', 'The authorization pays another address than the treasury.');
+  }
+  if (accepted.amount !== requirement.amount || auth.value !== requirement.amount) {
+    return refuse('invalid_exact_evm_authorization_value', `The authorization must transfer exactly ${requirement.amount} atomic units.`);
+  }
+  const extra = requirement.extra as { name?: string; version?: string } | undefined;
+  const chainId = chainIdOf(requirement.network);
+  if (!extra?.name || !extra.version || chainId === undefined) {
+    return refuse('invalid_exact_evm_missing_eip712_domain', 'The requirement lacks its EIP-712 domain.');
+  }
+  if (payment.signature.length === EOA_SIGNATURE_HEX) {
+    let signer: `0x${string}`;
+    try {
+      signer = await recoverTypedDataAddress({
+        domain: { name: extra.name, version: extra.version, chainId, verifyingContract: getAddress(requirement.asset) },
+        types: authorizationTypes,
+        primaryType: 'TransferWithAuthorization',
+        message: {
+          from: auth.from,
+          to: auth.to,
+          value: BigInt(auth.value),
+          validAfter: BigInt(auth.validAfter),
+          validBefore: BigInt(auth.validBefore),
+          nonce: auth.nonce,
+        },
+        signature: payment.signature,
+      });
+    } catch {
+      return refuse('invalid_exact_evm_signature', 'The signature is not a valid EIP-712 signature.');
+    }
+    if (!isAddressEqual(signer, auth.from)) {
+      return refuse('invalid_exact_evm_signature', 'The signature was not made by the authorization\'s `from` address.');
+    }
+  }
+  if (!/^0x[0-9a-fA-F]{40}$/.test(walletAddress) || !isAddressEqual(auth.from, walletAddress as `0x${string}`)) {
+    return refuse('wallet_address_mismatch', 'wallet_address must be the address that signed the payment.');
+  }
+  return { ok: true, payer: getAddress(auth.from) };
+}
+
+// Slack on top of maxTimeoutSeconds for clock skew between client and server.
+const VALIDITY_SLACK_SECONDS = 60;
+// The facilitator needs the authorization valid for about a block after it submits it.
+const BLOCK_TIME_BUFFER_SECONDS = 6;
+
+/**
+ * Checks what does change with time and place, for a new authorization: it is valid now, and for
+ * no longer than the requirement allows, and it was made for this resource.
+ * @param payment - the decoded payment
+ * @param requirement - the requirement this request offers
+ * @param requestPath - the path of this request
+ * @param nowSeconds - the current Unix time
+ * @returns undefined when it passes, or the refusal
+ */
+export function checkPaymentWindow(
+  payment: ExactEvmPayment,
+  requirement: PaymentRequirements,
+  requestPath: string,
+  nowSeconds: number,
+): Refusal | undefined {
+  const auth = payment.authorization;
+  const now = BigInt(nowSeconds);
+  if (BigInt(auth.validBefore) < now + BigInt(BLOCK_TIME_BUFFER_SECONDS)) {
+    return refuse('invalid_exact_evm_payload_authorization_valid_before', 'The authorization has expired (or expires within seconds).');
+  }
+  if (BigInt(auth.validAfter) > now) {
+    return refuse('invalid_exact_evm_payload_authorization_valid_after', 'The authorization is not valid yet.');
+  }
+  if (BigInt(auth.validBefore) - now > BigInt(requirement.maxTimeoutSeconds + VALIDITY_SLACK_SECONDS)) {
+    return refuse('authorization_validity_too_long', `The authorization may stay valid at most ${requirement.maxTimeoutSeconds} seconds.`);
+  }
+  const url = payment.payload.resource?.url;
+  if (!url) return refuse('resource_missing', 'The payment must name the resource it pays for (resource.url).');
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return refuse('resource_mismatch', 'resource.url is not an absolute URL.');
+  }
+  if (path !== requestPath) return refuse('resource_mismatch', `The payment was made for ${path}, not for ${requestPath}.`);
+  return undefined;
+}

@@ -1,0 +1,74 @@
+import type { PaymentRequirements } from '@x402/core/types';
+import type { AppConfig } from '../../../shared/config';
+import { UnavailableError } from '../../../shared/errors';
+import type { AuthorizationRow, NewAuthorization } from '../../../shared/payments/authorization-store';
+import { FacilitatorUnavailableError, type Facilitator } from '../../../shared/payments/facilitator-client';
+import type { Charge } from '../charge';
+import { usdcRequirement } from '../challenge';
+import { decodePaymentSignature } from '../exact-evm/decode-payment-signature';
+import { checkPaymentBinding, checkPaymentWindow } from '../exact-evm/verify-locally';
+import type { PaymentClaim, Refusal } from './rail';
+
+function storedSignature(row: AuthorizationRow): string | undefined {
+  if (row.payment.rail !== 'exact-evm') return undefined;
+  return (row.payment.payload as { payload?: { signature?: string } }).payload?.signature;
+}
+
+/**
+ * Reads a `PAYMENT-SIGNATURE` (x402 v2, exact scheme, EIP-3009) and binds it to the request: the
+ * accepted requirement is the offered one, the amount exact, the signature the wallet's. Its
+ * `verify` then checks the time window and the resource and asks the facilitator.
+ * @param header - the header value
+ * @param input - config, facilitator, charge, the body's wallet, request path and hash
+ * @returns the claim, or a refusal
+ * @throws AppError 400 invalid_payment_header for a header that cannot be read
+ */
+export async function claimExactEvmPayment(
+  header: string,
+  input: { payments: AppConfig['payments']; facilitator: Facilitator; charge: Charge; wallet: string; path: string; requestHash: string },
+): Promise<PaymentClaim | Refusal> {
+  const requirement: PaymentRequirements | undefined = usdcRequirement(input.payments, input.charge);
+  if (!requirement) return { ok: false, reason: 'unsupported_rail', message: 'This server takes only the rails listed in accepts.' };
+  const payment = decodePaymentSignature(header);
+  const bound = await checkPaymentBinding(payment, requirement, input.wallet);
+  if (!bound.ok) return bound;
+  const key = {
+    network: requirement.network,
+    asset: requirement.asset.toLowerCase(),
+    payer: bound.payer.toLowerCase(),
+    nonce: payment.authorization.nonce.toLowerCase(),
+  };
+  return {
+    ok: true,
+    key,
+    sameProof: (row) => storedSignature(row)?.toLowerCase() === payment.signature.toLowerCase(),
+    async verify(): Promise<NewAuthorization | Refusal> {
+      const late = checkPaymentWindow(payment, requirement, input.path, Math.floor(Date.now() / 1000));
+      if (late) return late;
+      let verdict;
+      try {
+        verdict = await input.facilitator.verify(payment.payload, requirement);
+      } catch (err) {
+        if (!(err instanceof FacilitatorUnavailableError)) throw err;
+        throw new UnavailableError('facilitator_unavailable', 'The payment facilitator cannot be reached; nothing was charged, retry later.', {
+          headers: { 'Retry-After': '5' },
+          cause: err,
+        });
+      }
+      if (!verdict.isValid) {
+        return { ok: false, reason: verdict.invalidReason ?? 'payment_invalid', message: verdict.invalidMessage ?? 'The facilitator refused the payment.' };
+      }
+      return {
+        ...key,
+        rail: 'exact-evm',
+        x402Version: 2,
+        resource: input.path,
+        product: input.charge.product,
+        tier: input.charge.tier,
+        amount: requirement.amount,
+        requestHash: input.requestHash,
+        payment: { rail: 'exact-evm', payload: payment.payload as unknown as Record<string, unknown>, requirements: requirement as unknown as Record<string, unknown> },
+      };
+    },
+  };
+}

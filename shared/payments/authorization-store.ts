@@ -1,0 +1,317 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AuthorizationStatus } from '../db/entities';
+
+/** The unique key of an authorization: one nonce of one payer on one asset and network. */
+export interface AuthorizationKey {
+  network: string;
+  asset: string;
+  payer: string;
+  nonce: string;
+}
+
+/** What settlement needs, stored with the reservation (plain JSON). */
+export type StoredPayment =
+  | { rail: 'exact-evm'; payload: Record<string, unknown>; requirements: Record<string, unknown> }
+  | { rail: 'sol-transfer'; signature: string; lamports: string; slot: number | null };
+
+/** A reservation to make before any work starts. */
+export interface NewAuthorization extends AuthorizationKey {
+  rail: StoredPayment['rail'];
+  x402Version: number;
+  /** Request path the payment is for. */
+  resource: string;
+  product: string;
+  tier: string | null;
+  /** Atomic units, decimal string. */
+  amount: string;
+  requestHash: string;
+  payment: StoredPayment;
+}
+
+/** What the ledger row records about the session's outcome. */
+export interface SessionSummary {
+  profile: string | null;
+  score: number | null;
+  passed: boolean | null;
+  scorerVersion: string;
+}
+
+/** A stored authorization. */
+export interface AuthorizationRow extends AuthorizationKey {
+  id: string;
+  rail: StoredPayment['rail'];
+  x402Version: number;
+  resource: string;
+  product: string;
+  tier: string | null;
+  amount: string;
+  requestHash: string;
+  resultId: string;
+  status: AuthorizationStatus;
+  payment: StoredPayment;
+  response: Record<string, unknown> | null;
+  summary: SessionSummary | null;
+  settleAttempts: number;
+  lastError: string | null;
+  transaction: string | null;
+  createdAt: Date;
+  settledAt: Date | null;
+}
+
+interface RawRow {
+  id: string;
+  rail: StoredPayment['rail'];
+  network: string;
+  asset: string;
+  payer: string;
+  nonce: string;
+  x402_version: number;
+  resource: string;
+  product: string;
+  tier: string | null;
+  amount: string;
+  request_hash: string;
+  result_id: string;
+  status: AuthorizationStatus;
+  payment: StoredPayment;
+  response: Record<string, unknown> | null;
+  summary: SessionSummary | null;
+  settle_attempts: number;
+  last_error: string | null;
+  transaction: string | null;
+  created_at: Date;
+  settled_at: Date | null;
+}
+
+const COLUMNS = `id, rail, network, asset, payer, nonce, x402_version, resource, product, tier, amount::text AS amount,
+  request_hash, result_id, status, payment, response, summary, settle_attempts, last_error, transaction, created_at, settled_at`;
+
+function toRow(r: RawRow): AuthorizationRow {
+  return {
+    id: r.id,
+    rail: r.rail,
+    network: r.network,
+    asset: r.asset,
+    payer: r.payer,
+    nonce: r.nonce,
+    x402Version: r.x402_version,
+    resource: r.resource,
+    product: r.product,
+    tier: r.tier,
+    amount: r.amount,
+    requestHash: r.request_hash,
+    resultId: r.result_id,
+    status: r.status,
+    payment: r.payment,
+    response: r.response,
+    summary: r.summary,
+    settleAttempts: r.settle_attempts,
+    lastError: r.last_error,
+    transaction: r.transaction,
+    createdAt: r.created_at,
+    settledAt: r.settled_at,
+  };
+}
+
+type Queryable = Pick<DataSource | EntityManager, 'query'>;
+
+/**
+ * Looks an authorization up by its unique key.
+ * @param db - DataSource or transaction manager
+ * @param key - network, asset, payer, nonce
+ * @returns the row, or undefined
+ */
+export async function findAuthorization(db: Queryable, key: AuthorizationKey): Promise<AuthorizationRow | undefined> {
+  const rows = (await db.query(
+    `SELECT ${COLUMNS} FROM payment_authorizations WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,
+    [key.network, key.asset, key.payer, key.nonce],
+  )) as RawRow[];
+  return rows[0] ? toRow(rows[0]) : undefined;
+}
+
+/**
+ * Loads an authorization by id.
+ * @param db - DataSource or transaction manager
+ * @param id - its id
+ * @returns the row, or undefined
+ */
+export async function getAuthorization(db: Queryable, id: string): Promise<AuthorizationRow | undefined> {
+  const rows = (await db.query(`SELECT ${COLUMNS} FROM payment_authorizations WHERE id = $1`, [id])) as RawRow[];
+  return rows[0] ? toRow(rows[0]) : undefined;
+}
+
+/**
+ * Reserves an authorization before any work starts. Exactly one of any number of concurrent
+ * reservations of one key creates the row; the others get the existing row back.
+ * @param db - DataSource or transaction manager
+ * @param auth - the reservation
+ * @returns whether this call created it, and the row
+ */
+export async function reserveAuthorization(
+  db: Queryable,
+  auth: NewAuthorization,
+): Promise<{ created: boolean; row: AuthorizationRow }> {
+  const inserted = (await db.query(
+    `INSERT INTO payment_authorizations
+       (rail, network, asset, payer, nonce, x402_version, resource, product, tier, amount, request_hash, result_id, payment)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     ON CONFLICT ON CONSTRAINT uq_payment_authorizations_nonce DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      auth.rail,
+      auth.network,
+      auth.asset,
+      auth.payer,
+      auth.nonce,
+      auth.x402Version,
+      auth.resource,
+      auth.product,
+      auth.tier,
+      auth.amount,
+      auth.requestHash,
+      randomUUID(),
+      JSON.stringify(auth.payment),
+    ],
+  )) as RawRow[];
+  if (inserted[0]) return { created: true, row: toRow(inserted[0]) };
+  const existing = await findAuthorization(db, auth);
+  if (!existing) throw new Error('authorization vanished between insert and select');
+  return { created: false, row: existing };
+}
+
+/**
+ * Gives a reservation back when the work failed in a way that charges nothing (the request can
+ * never succeed). Only an unscored reservation is released; the authorization can then be used again.
+ * @param db - DataSource or transaction manager
+ * @param id - the authorization
+ */
+export async function releaseAuthorization(db: Queryable, id: string): Promise<void> {
+  await db.query(`DELETE FROM payment_authorizations WHERE id = $1 AND status = 'reserved'`, [id]);
+}
+
+/**
+ * Stores the response body before settlement, so a lost response can be replayed. The first
+ * stored response wins: a concurrent replay that scored the same request again changes nothing.
+ * @param db - DataSource or transaction manager
+ * @param id - the authorization
+ * @param result - the body, the ledger summary and any calibration text
+ * @returns the row as stored
+ */
+export async function storeResult(
+  db: Queryable,
+  id: string,
+  result: { response: Record<string, unknown>; summary: SessionSummary; calibrationText: string | null },
+): Promise<AuthorizationRow> {
+  await db.query(
+    `UPDATE payment_authorizations
+        SET status = 'scored', response = $2, summary = $3, calibration_text = $4, updated_at = now()
+      WHERE id = $1 AND status = 'reserved'`,
+    [id, JSON.stringify(result.response), JSON.stringify(result.summary), result.calibrationText],
+  );
+  const row = await getAuthorization(db, id);
+  if (!row) throw new Error(`authorization ${id} not found`);
+  return row;
+}
+
+/**
+ * Counts a failed settlement attempt and keeps its reason; the authorization stays replayable.
+ * @param db - DataSource or transaction manager
+ * @param id - the authorization
+ * @param reason - the facilitator's error reason or the transport fault
+ */
+export async function recordSettleFailure(db: Queryable, id: string, reason: string): Promise<void> {
+  await db.query(
+    `UPDATE payment_authorizations SET settle_attempts = settle_attempts + 1, last_error = $2, updated_at = now()
+      WHERE id = $1 AND status = 'scored'`,
+    [id, reason.slice(0, 500)],
+  );
+}
+
+/** A ledger row as published to the live feed. */
+export interface LedgerEntry {
+  id: string;
+  product: string;
+  tier: string | null;
+  profile: string | null;
+  score: number | null;
+  passed: boolean | null;
+  resultId: string;
+  network: string;
+  asset: string;
+  amount: string;
+  transaction: string;
+  payer: string;
+  settledAt: Date;
+}
+
+/**
+ * Marks a scored authorization settled and writes its ledger row (and any calibration share) in
+ * one transaction. Idempotent: a second call for a settled authorization writes nothing.
+ * @param ds - DataSource
+ * @param id - the authorization
+ * @param transaction - the settlement's transaction hash (or the legacy transfer's signature)
+ * @returns the new ledger entry, or undefined when it was settled before
+ */
+export async function recordSettlement(ds: DataSource, id: string, transaction: string): Promise<LedgerEntry | undefined> {
+  return ds.transaction(async (tx) => {
+    const updated = (await tx.query(
+      `UPDATE payment_authorizations
+          SET status = 'settled', transaction = $2, settled_at = now(), updated_at = now(), last_error = NULL
+        WHERE id = $1 AND status = 'scored'
+        RETURNING ${COLUMNS}, calibration_text`,
+      [id, transaction],
+    )) as [Array<RawRow & { calibration_text: string | null }>, number];
+    const raw = updated[0][0];
+    if (!raw) return undefined;
+    const row = toRow(raw);
+    const summary = row.summary;
+    const ledger = (await tx.query(
+      `INSERT INTO ledger_sessions
+         (authorization_id, product, tier, profile, score, passed, result_id, network, asset, amount, transaction, payer,
+          request_hash, created_at, settled_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       RETURNING id, settled_at`,
+      [
+        row.id,
+        row.product,
+        row.tier,
+        summary?.profile ?? null,
+        summary?.score ?? null,
+        summary?.passed ?? null,
+        row.resultId,
+        row.network,
+        row.asset,
+        row.amount,
+        transaction,
+        row.payer,
+        row.requestHash,
+        row.createdAt,
+        row.settledAt,
+      ],
+    )) as Array<{ id: string; settled_at: Date }>;
+    if (raw.calibration_text !== null && summary?.profile && summary.score !== null) {
+      await tx.query(
+        `INSERT INTO calibration_shares (result_id, profile, eq_score, text, scorer_version) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT ON CONSTRAINT uq_calibration_shares_result_id DO NOTHING`,
+        [row.resultId, summary.profile, summary.score, raw.calibration_text, summary.scorerVersion],
+      );
+      await tx.query(`UPDATE payment_authorizations SET calibration_text = NULL WHERE id = $1`, [row.id]);
+    }
+    return {
+      id: ledger[0].id,
+      product: row.product,
+      tier: row.tier,
+      profile: summary?.profile ?? null,
+      score: summary?.score ?? null,
+      passed: summary?.passed ?? null,
+      resultId: row.resultId,
+      network: row.network,
+      asset: row.asset,
+      amount: row.amount,
+      transaction,
+      payer: row.payer,
+      settledAt: ledger[0].settled_at,
+    };
+  });
+}

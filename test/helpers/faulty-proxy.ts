@@ -1,0 +1,104 @@
+import { EventEmitter } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the proxy treats a request to a path. */
+export type ProxyFault =
+  /** Forward it. */
+  | 'pass'
+  /** Close the connection without an answer (a facilitator that is down). */
+  | 'drop'
+  /** Answer 500 with a non-protocol body (a facilitator that is failing). */
+  | 'error500'
+  /** Hold it unanswered until the proxy is told otherwise or closed (a hung facilitator). */
+  | 'hang'
+  /** Forward it, then close the connection instead of returning the answer (a lost response). */
+  | 'lose-response';
+
+/** A real HTTP reverse proxy in front of a real service, whose faults a test switches per path. */
+export interface FaultyProxy {
+  url: string;
+  /** Sets the fault of one path (e.g. `/settle`), or of every path with `*`. */
+  set(path: string, fault: ProxyFault): void;
+  /** Forwards everything again (forgets every fault). */
+  reset(): void;
+  /** Emits `request` (path) for every request it receives. */
+  events: EventEmitter;
+  /** How many requests each path received. */
+  counts: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a proxy on 127.0.0.1 in front of `target`. Tests use it to take a facilitator down or
+ * make it fail without stubbing any code: the service under test talks HTTP to it as to the real one.
+ * @param target - base URL of the real service
+ * @returns the proxy
+ */
+export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
+  const faults = new Map<string, ProxyFault>();
+  const counts = new Map<string, number>();
+  const events = new EventEmitter();
+  const held = new Set<ServerResponse>();
+  const base = new URL(target);
+
+  const faultOf = (path: string): ProxyFault => faults.get(path) ?? faults.get('*') ?? 'pass';
+
+  async function forward(req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    const res = await fetch(new URL(req.url ?? '/', base), {
+      method: req.method,
+      headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+    });
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => {
+      if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') headers[k] = v;
+    });
+    return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      counts.set(path, (counts.get(path) ?? 0) + 1);
+      events.emit('request', path);
+      const fault = faultOf(path);
+      if (fault === 'drop') return void req.socket.destroy();
+      if (fault === 'error500') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream exploded');
+      if (fault === 'hang') return void held.add(res);
+      forward(req, Buffer.concat(chunks)).then(
+        (answer) => {
+          if (fault === 'lose-response') return void req.socket.destroy();
+          res.writeHead(answer.status, answer.headers).end(answer.body);
+        },
+        () => req.socket.destroy(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    set(path, fault) {
+      faults.set(path, fault);
+      if (fault !== 'hang') {
+        for (const res of held) res.socket?.destroy();
+        held.clear();
+      }
+    },
+    reset() {
+      faults.clear();
+      for (const res of held) res.socket?.destroy();
+      held.clear();
+    },
+    events,
+    counts,
+    async close() {
+      for (const res of held) res.socket?.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
