@@ -1,3 +1,4 @@
+import { payCommand } from './commands/pay.command';
 import { profilesCommand } from './commands/profiles.command';
 import { scoreCommand } from './commands/score.command';
 import { CliUsageError, type CliIo } from './io';
@@ -8,6 +9,9 @@ Usage:
   humanlike profiles [--json]
   humanlike score --profile ID [--delay SECONDS] [--incoming TEXT] [--deep] [--json] [TEXT | -]
   humanlike score --jsonl < replies.jsonl > scores.jsonl
+  humanlike pay --profile ID [--url URL] [--delay SECONDS] [--incoming TEXT] [--deep] [--json]
+                [--max-amount UNITS] [--asset TOKEN [--network CAIP2]] [--idempotency-key KEY]
+                [--key-file PATH] [TEXT | -]
 
 score:
   --profile ID      a profile id (see "humanlike profiles"), or "all" for every profile
@@ -19,7 +23,15 @@ score:
                     from stdin, write one JSON result per line in input order
   TEXT | -          the reply; "-" or nothing reads it from stdin
 
-Runs entirely offline: no server, database or network.
+pay:
+  A paid session on a humanlike server (POST /api/simulate, x402 v2): takes the 402 challenge,
+  signs its first requirement (EIP-3009 USDC) with HUMANLIKE_PRIVATE_KEY (or --key-file), retries
+  the same request once, prints the result and the decoded receipt. A lost answer is replayed with
+  the same authorization, never paid twice. --max-amount (default 1000000 = 1 USDC) caps what it signs.
+  It pays only in x402 default assets (Base USDC) unless --asset allows another token (the test
+  USDC of npm start's development chain, printed at start). --url defaults to http://localhost:3000.
+
+profiles and score run entirely offline: no server, database or network.
 `;
 
 /**
@@ -36,6 +48,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await profilesCommand(rest, io);
       case 'score':
         return await scoreCommand(rest, io);
+      case 'pay':
+        return await payCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

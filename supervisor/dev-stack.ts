@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { startLocalFacilitator, type LocalFacilitator } from '../facilitator';
 import type { AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import type { Logger } from '../shared/logger';
@@ -38,6 +39,8 @@ export interface DevStackInfo {
   database: 'embedded' | 'configured';
   redis: RedisChoice['source'];
   redisUrl: string;
+  /** The embedded facilitator and chain, when X402_FACILITATOR_URL was not set. */
+  payments: { facilitator: 'configured' } | { facilitator: 'embedded'; network: string; asset: string; payer: { address: string; privateKey: string } };
 }
 
 interface RoleProcess {
@@ -74,6 +77,7 @@ function apiUrl(host: string | undefined, port: number): string {
 /**
  * The development stack of `npm start`: an embedded PostgreSQL (PGlite over pglite-socket) unless
  * DATABASE_URL is set, a Redis (REDIS_URL, else 127.0.0.1:6379, else a private redis-server), the
+ * x402 facilitator on an in-process development chain unless X402_FACILITATOR_URL is set, the
  * migrations, then the `web` and `worker` processes of the Procfile as child processes.
  *
  * Start order: database and Redis, migrations, worker and web. Stop order: web (in-flight requests
@@ -83,6 +87,7 @@ export class DevStack {
   readonly #options: DevStackOptions;
   #pg?: EmbeddedPostgres;
   #redis?: RedisChoice;
+  #facilitator?: LocalFacilitator;
   #worker?: RoleProcess;
   #web?: RoleProcess;
   #unlock?: () => void;
@@ -137,7 +142,8 @@ export class DevStack {
     const dataDir = this.#options.dataDir;
 
     if (!configuredDb) this.#unlock = lockDataDir(dataDir);
-    const [pg, redis] = await Promise.allSettled([
+    const configuredFacilitator = env.X402_FACILITATOR_URL?.trim() || undefined;
+    const [pg, redis, facilitator] = await Promise.allSettled([
       configuredDb
         ? Promise.resolve(undefined)
         : startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pglite'), maxConnections: 2 * this.#poolMax() + 4, log }),
@@ -147,9 +153,15 @@ export class DevStack {
         dataDir: path.join(dataDir, 'redis'),
         log,
       }),
+      // Payments settle on an in-process development chain unless a real facilitator is configured.
+      configuredFacilitator ? Promise.resolve(undefined) : startLocalFacilitator({ logger: log.child({ role: 'facilitator' }) }),
     ]);
     if (pg.status === 'fulfilled') this.#pg = pg.value;
     if (redis.status === 'fulfilled') this.#redis = redis.value;
+    if (facilitator.status === 'fulfilled') this.#facilitator = facilitator.value;
+    if (facilitator.status === 'rejected') {
+      throw new StartupError(`The embedded payment facilitator did not start: ${(facilitator.reason as Error).message}`, facilitator.reason);
+    }
     if (pg.status === 'rejected') throw new StartupError(`The embedded database did not start: ${(pg.reason as Error).message}`, pg.reason);
     if (redis.status === 'rejected') throw redis.reason;
     this.#checkStop();
@@ -162,6 +174,18 @@ export class DevStack {
 
     const childEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url };
     if (this.#pg) childEnv.DATABASE_POOL_MAX = String(this.#poolMax());
+    const local = this.#facilitator;
+    if (local) {
+      // The embedded chain has its own token and accounts: the whole USDC rail points at it.
+      Object.assign(childEnv, {
+        X402_FACILITATOR_URL: local.url,
+        X402_NETWORK: local.network,
+        USDC_ASSET_ADDRESS: local.asset,
+        USDC_ASSET_NAME: local.assetName,
+        USDC_ASSET_VERSION: local.assetVersion,
+        TREASURY_EVM_ADDRESS: local.treasury,
+      });
+    }
     this.#worker = this.#spawnRole('worker', '../workers/main', childEnv);
     this.#web = this.#spawnRole('web', '../api/server', childEnv);
     const [webReady] = await this.#unlessStopped(Promise.all([this.#web.ready, this.#worker.ready]));
@@ -177,6 +201,9 @@ export class DevStack {
       database: this.#pg ? 'embedded' : 'configured',
       redis: redisChoice.source,
       redisUrl: withoutPassword(redisChoice.url),
+      payments: local
+        ? { facilitator: 'embedded', network: local.network, asset: local.asset, payer: { ...local.payers[0] } }
+        : { facilitator: 'configured' },
     };
   }
 
@@ -269,6 +296,14 @@ export class DevStack {
         log.info({ role: role.proc.role, code: outcome.code, signal: outcome.signal, forced: outcome.forced }, 'process stopped');
         // A child stopped before it installed its handlers dies of the SIGTERM itself: still clean.
         return !outcome.forced && (outcome.code === 0 || outcome.signal === 'SIGTERM');
+      });
+    }
+    const facilitator = this.#facilitator;
+    if (facilitator) {
+      await step('facilitator', async () => {
+        await facilitator.close();
+        log.info('embedded facilitator stopped');
+        return true;
       });
     }
     const redis = this.#redis;

@@ -30,6 +30,23 @@ export function readyLine(info: DevStackInfo, dataDir: string): string {
   return `humanlike is running at ${info.url} (${database}; ${redis}). Press Ctrl-C to stop.`;
 }
 
+/**
+ * The lines `npm start` prints about payments: with the embedded chain, one funded test wallet and
+ * the command that pays with it.
+ * @param info - what the stack runs on
+ * @returns lines to print (none when a real facilitator is configured)
+ */
+export function paymentLines(info: DevStackInfo): string[] {
+  if (info.payments.facilitator !== 'embedded') return [];
+  const { payer, network, asset } = info.payments;
+  return [
+    `Payments settle on an embedded development chain (${network}, test USDC, nothing real).`,
+    `Funded test wallet: ${payer.address}`,
+    `Its private key (public test mnemonic, development only): ${payer.privateKey}`,
+    `Pay for a session: HUMANLIKE_PRIVATE_KEY=<that key> node dist/cli/humanlike.js pay --url ${info.url} --asset ${asset} --profile grief-support-peer "So sorry to hear that. Want to talk tonight?"`,
+  ];
+}
+
 async function main(): Promise<void> {
   const env = process.env;
   const config = loadConfig(env);
@@ -98,7 +115,7 @@ async function main(): Promise<void> {
 
   try {
     const info = await stack.start();
-    process.stdout.write(`${readyLine(info, dataDir)}\n`);
+    process.stdout.write(`${[readyLine(info, dataDir), ...paymentLines(info)].join('\n')}\n`);
   } catch (err) {
     // Stopped by a signal while starting: shutdown() sets the exit code.
     if (stopping) return;

@@ -88,7 +88,7 @@ export function buildChallenge(payments: AppConfig['payments'], charge: Charge, 
 /**
  * The absolute URL of the paid resource: the configured public origin, or the request's own.
  * @param payments - the `payments` section of the config
- * @param origin - the request's origin (`ctx.origin`)
+ * @param origin - the request's own origin (protocol and Host; Koa's `ctx.origin` is the Origin header)
  * @param path - the request path
  * @returns the URL
  */

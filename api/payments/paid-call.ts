@@ -49,7 +49,7 @@ export type PaidWork = (authorization: AuthorizationRow) => Promise<WorkOutcome>
 export const REPLAY_HEADER = 'X-Payment-Replayed';
 
 function paymentRequired(ctx: AppContext, deps: AppDeps, charge: Charge, error: string, message?: string): void {
-  const challenge = buildChallenge(deps.config.payments, charge, resourceUrlFor(deps.config.payments, ctx.origin, ctx.path), error);
+  const challenge = buildChallenge(deps.config.payments, charge, resourceUrlFor(deps.config.payments, `${ctx.protocol}://${ctx.host}`, ctx.path), error);
   ctx.status = 402;
   ctx.set('PAYMENT-REQUIRED', challenge.header);
   ctx.body = message ? { ...challenge.body, message } : challenge.body;

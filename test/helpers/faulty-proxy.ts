@@ -2,6 +2,9 @@ import { EventEmitter } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+// Headers that belong to one connection, not to the request being forwarded.
+const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade']);
+
 /** How the proxy treats a request to a path. */
 export type ProxyFault =
   /** Forward it. */
@@ -45,16 +48,20 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
   const faultOf = (path: string): ProxyFault => faults.get(path) ?? faults.get('*') ?? 'pass';
 
   async function forward(req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === 'string' && !HOP_BY_HOP.has(name)) headers[name] = value;
+    }
     const res = await fetch(new URL(req.url ?? '/', base), {
       method: req.method,
-      headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+      headers,
       body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
     });
-    const headers: Record<string, string> = {};
+    const answerHeaders: Record<string, string> = {};
     res.headers.forEach((v, k) => {
-      if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') headers[k] = v;
+      if (!HOP_BY_HOP.has(k)) answerHeaders[k] = v;
     });
-    return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
+    return { status: res.status, headers: answerHeaders, body: Buffer.from(await res.arrayBuffer()) };
   }
 
   const server = http.createServer((req, res) => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect } from 'chai';
+import { payForSession } from '../../../cli/pay/pay-for-session';
 import { closedPort } from '../../helpers/ports';
 import { queuePrefix } from '../../helpers/redis';
 import { isAlive } from '../../helpers/process';
@@ -66,14 +67,17 @@ describe('npm start (supervisor/main)', function () {
       stderr += chunk.toString();
     });
     const logs: Array<Record<string, unknown>> = [];
+    const printed: string[] = [];
     const readyLine = new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).on('line', (line) => {
         if (line.startsWith('{')) {
           const entry = JSON.parse(line) as Record<string, unknown>;
           logs.push(entry);
           if (entry.msg === 'process started') childPids.push(entry.pid as number);
-        } else if (line.startsWith('humanlike is running at')) {
-          resolve(line);
+        } else {
+          printed.push(line);
+          // The payment lines follow the ready line in the same write.
+          if (line.startsWith('Pay for a session:')) resolve(printed.find((l) => l.startsWith('humanlike is running at')) ?? '');
         }
       });
       void exited.then(({ code }) => reject(new Error(`npm start exited with ${code} before it was ready: ${stderr}`)));
@@ -100,6 +104,23 @@ describe('npm start (supervisor/main)', function () {
     expect(body.score.profile).to.equal('grief-support-peer');
     expect(body.score.human_likeness).to.be.within(0, 100);
     expect(body.free_tier.used).to.equal(1);
+
+    // The printed test wallet pays a basic and a deep session through the embedded facilitator and chain.
+    const privateKey = /private key .*: (0x[0-9a-f]{64})$/.exec(printed.join('\n').split('\n').find((l) => l.includes('private key')) ?? '')?.[1];
+    const asset = /--asset (0x[0-9a-fA-F]{40})/.exec(printed.join('\n'))?.[1];
+    expect(privateKey, printed.join('\n')).to.be.a('string');
+    expect(asset).to.be.a('string');
+    for (const tier of ['basic', 'deep'] as const) {
+      const outcome = await payForSession({
+        url: base,
+        privateKey: privateKey as `0x${string}`,
+        allowedAssets: [{ network: 'eip155:8453', asset: asset as string }],
+        request: { proposed_text: 'Oh no, I am so sorry. Want to talk tonight?', response_delay_seconds: 20, target_profile: 'grief-support-peer', tier },
+      });
+      expect(outcome.status, JSON.stringify(outcome.body)).to.equal(200);
+      expect(outcome.receipt).to.include({ success: true, network: 'eip155:8453' });
+      expect(outcome.paid?.amount).to.equal(tier === 'basic' ? '50000' : '180000');
+    }
 
     child.kill('SIGTERM');
     expect(await exited, stderr).to.deep.equal({ code: 0, signal: null });

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { expect } from 'chai';
-import { findRootDir, readyLine } from '../../../supervisor/main';
+import { findRootDir, paymentLines, readyLine } from '../../../supervisor/main';
+
+const configuredPayments = { facilitator: 'configured' } as const;
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -11,14 +13,25 @@ describe('supervisor/main', function () {
   });
 
   it('prints one ready line with the URL and what the stack runs on', function () {
-    const embedded = readyLine({ url: 'http://localhost:3000', database: 'embedded', redis: 'local', redisUrl: 'redis://127.0.0.1:6379' }, '/repo/.data');
+    const embedded = readyLine({ url: 'http://localhost:3000', database: 'embedded', redis: 'local', redisUrl: 'redis://127.0.0.1:6379', payments: configuredPayments }, '/repo/.data');
     expect(embedded).to.equal(
       'humanlike is running at http://localhost:3000 (embedded PostgreSQL in /repo/.data/pglite; Redis at redis://127.0.0.1:6379). Press Ctrl-C to stop.',
     );
-    const configured = readyLine({ url: 'http://localhost:8080', database: 'configured', redis: 'configured', redisUrl: 'redis://:***@r:6379' }, '/repo/.data');
+    const configured = readyLine({ url: 'http://localhost:8080', database: 'configured', redis: 'configured', redisUrl: 'redis://:***@r:6379', payments: configuredPayments }, '/repo/.data');
     expect(configured).to.contain('PostgreSQL from DATABASE_URL; Redis from REDIS_URL').and.not.contain('***');
-    expect(readyLine({ url: 'http://localhost:3000', database: 'embedded', redis: 'private', redisUrl: 'redis://127.0.0.1:41234' }, '/d')).to.contain(
+    expect(readyLine({ url: 'http://localhost:3000', database: 'embedded', redis: 'private', redisUrl: 'redis://127.0.0.1:41234', payments: configuredPayments }, '/d')).to.contain(
       'private Redis at redis://127.0.0.1:41234',
     );
+  });
+
+  it('prints a funded test wallet and how to pay with it only on the embedded chain', function () {
+    const base = { url: 'http://localhost:3000', database: 'embedded', redis: 'local', redisUrl: 'redis://127.0.0.1:6379' } as const;
+    expect(paymentLines({ ...base, payments: configuredPayments })).to.deep.equal([]);
+    const key = `0x${'ab'.repeat(32)}`;
+    const lines = paymentLines({
+      ...base,
+      payments: { facilitator: 'embedded', network: 'eip155:8453', asset: '0x5FbDB2315678afecb367f032d93F642f64180aa3', payer: { address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', privateKey: key } },
+    });
+    expect(lines.join('\n')).to.contain('Funded test wallet: 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC').and.contain(key).and.contain('humanlike.js pay --url http://localhost:3000');
   });
 });
