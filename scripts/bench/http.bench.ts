@@ -1,8 +1,12 @@
-// `npm run bench:http`: autocannon against POST /api/score (the free tier, end to end) and, in the
-// same run, against a no-op Koa + BullMQ round trip (scripts/bench/noop-round-trip.ts), at 1 and
-// 50 connections. Prints requests/s and p50/p95/p99 latency for both, the ratios beside the goals
-// of issue 3 (score >= 70% of the no-op's throughput at 50 connections; score p50 <= 1.5x the
-// no-op's at 1 connection), where the CPU went, and how long jobs waited and ran.
+// `npm run bench:http`: autocannon against POST /api/score (the free tier, end to end), against
+// paid basic POST /api/simulate (x402 v2, a fresh authorization signed ahead of the run for every
+// request, verified by and settled through the project's facilitator on its development chain) and,
+// in the same run, against a no-op Koa + BullMQ round trip (scripts/bench/noop-round-trip.ts), at 1
+// and 50 connections. Prints requests/s and p50/p95/p99 latency, the ratios beside the goals
+// (issue 3: score >= 70% of the no-op's throughput at 50 connections, score p50 <= 1.5x the no-op's
+// at 1 connection; issue 4: paid p50 <= 3x the no-op's at 1 connection), where the CPU went, and
+// where a paid request's time goes (facilitator verify, scoring queue and thread, settlement queue,
+// facilitator settle and ledger write).
 //
 // What runs: the real API (`api/server` entry) and the real worker process (`workers/main` entry:
 // BullMQ worker over the Piscina pool), each a child process started as the Procfile starts them
@@ -26,8 +30,10 @@
 // BENCH_KEEP_LOGS=1 (keep the children's logs; with BENCH_LOG_LEVEL=debug they time every job).
 // SCORING_THREADS, SCORING_CONCURRENCY and other service variables pass through to the children.
 //
+// BENCH_TARGETS (no-op,score,paid) picks the targets.
+//
 // A case where more than 1% of responses are not 200 (or never came) fails the run: a bench of
-// 429s would measure the refusal path, not scoring.
+// 429s (or 402s) would measure the refusal path, not scoring.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,6 +49,7 @@ import { loadConfig } from '../../shared/config';
 import { createDataSource } from '../../shared/db/create-data-source';
 import { PROFILES } from '../../shared/profiles';
 import { NOOP_QUEUE } from './noop-round-trip';
+import { signPaidRequests, type PaidOffer, type PaidRequest } from './paid-requests';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SECONDS = positiveInt('BENCH_SECONDS', 10);
@@ -58,6 +65,8 @@ const CONNECTIONS = connectionList(process.env.BENCH_CONNECTIONS ?? '1,50');
 const MAX_NON_200 = 0.01;
 const GOAL_THROUGHPUT_RATIO = 0.7;
 const GOAL_P50_RATIO = 1.5;
+const GOAL_PAID_P50_RATIO = 3;
+const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,score,paid').split(',').map((t) => t.trim());
 
 function positiveInt(name: string, dflt: number, zeroOk = false): number {
   const raw = process.env[name];
@@ -399,8 +408,10 @@ function mean(xs: number[]): number {
   return xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
+type TargetName = 'no-op' | 'score' | 'paid';
+
 interface CaseResult {
-  target: 'no-op' | 'score';
+  target: TargetName;
   connections: number;
   seconds: number;
   responses: number;
@@ -416,22 +427,28 @@ interface CaseResult {
   mean: number;
   cpu: CpuShares;
   jobs?: JobTimeline;
+  /** Paid only: the settlement jobs of the case. */
+  settlements?: JobTimeline;
 }
 
 interface Target {
-  name: 'no-op' | 'score';
+  name: TargetName;
   url: string;
   queue: string;
+  /** Paid only: signs the requests of one case ahead of it. */
+  prepare?: (count: number) => Promise<void>;
+  /** Paid only: the next signed request (undefined when the signed pool ran out). */
+  nextPaid?: () => PaidRequest | undefined;
 }
 
 let callerCounter = 0;
 
-function runAutocannon(url: string, connections: number, seconds: number, onLatency?: (ms: number) => void) {
+function runAutocannon(target: Target, connections: number, seconds: number, onLatency?: (ms: number) => void) {
   return new Promise<autocannon.Result>((resolve, reject) => {
     let n = 0;
     const instance = autocannon(
       {
-        url,
+        url: target.url,
         connections,
         duration: seconds,
         timeout: 30,
@@ -441,7 +458,14 @@ function runAutocannon(url: string, connections: number, seconds: number, onLate
             setupRequest: (req) => {
               const i = callerCounter++;
               req.headers = { ...req.headers, 'content-type': 'application/json', 'x-forwarded-for': callerAddress(i) };
-              req.body = BODIES[n++ % BODIES.length];
+              const paid = target.nextPaid?.();
+              if (paid) {
+                req.headers['payment-signature'] = paid.header;
+                req.body = paid.body;
+              } else {
+                // Paid pool exhausted: an unpaid request answers 402 and shows up as not-200.
+                req.body = target.nextPaid ? PAID_BODY_UNSIGNED : BODIES[n++ % BODIES.length];
+              }
               return req;
             },
           },
@@ -453,13 +477,19 @@ function runAutocannon(url: string, connections: number, seconds: number, onLate
   });
 }
 
+// Paid requests a case may need, per connection and second (far above what this machine serves).
+const PAID_PER_CONNECTION_SECOND = positiveInt('BENCH_PAID_PER_CONNECTION_SECOND', 60);
+const PAID_MAX = positiveInt('BENCH_PAID_MAX', 8000);
+
 async function runCase(target: Target, connections: number, children: Child[], prefix: string): Promise<CaseResult> {
-  if (WARMUP_SECONDS > 0) await runAutocannon(target.url, connections, WARMUP_SECONDS);
+  // Signed now, so every authorization is fresh (valid for maxTimeoutSeconds) when it is sent.
+  await target.prepare?.(Math.min(PAID_MAX, connections * PAID_PER_CONNECTION_SECOND * (SECONDS + WARMUP_SECONDS) + 50));
+  if (WARMUP_SECONDS > 0) await runAutocannon(target, connections, WARMUP_SECONDS);
   const latencies: number[] = [];
   const before = sampleCpu(children);
   const since = Date.now();
   const started = performance.now();
-  const result = await runAutocannon(target.url, connections, SECONDS, (ms) => latencies.push(ms));
+  const result = await runAutocannon(target, connections, SECONDS, (ms) => latencies.push(ms));
   const seconds = (performance.now() - started) / 1000;
   const after = sampleCpu(children);
   const until = Date.now();
@@ -485,6 +515,7 @@ async function runCase(target: Target, connections: number, children: Child[], p
     mean: mean(latencies),
     cpu: cpuShares(before, after),
     jobs: await jobTimeline(prefix, target.queue, since, until),
+    settlements: target.name === 'paid' ? await jobTimeline(prefix, QUEUE.settlement, since, until) : undefined,
   };
 }
 
@@ -509,12 +540,23 @@ function printDetail(r: CaseResult): void {
     .map(([k, v]) => `${k} ${v.toFixed(2)}`)
     .join(', ');
   const perRequest = (group: string[]) => f2((1000 * r.seconds * group.reduce((a, g) => a + (r.cpu[g] ?? 0), 0)) / Math.max(1, r.ok));
-  const side = r.target === 'score' ? ['score web', 'score worker'] : ['no-op web', 'no-op worker'];
+  const side = r.target === 'no-op' ? ['no-op web', 'no-op worker'] : ['score web', 'score worker'];
   out(`  ${r.target} x${r.connections}: cores busy: ${cpu}`);
   out(
     `  ${r.target} x${r.connections}: CPU ms per 200: web ${perRequest([side[0]])}, worker (with its threads) ${perRequest([side[1]])}, ` +
-      `redis ${perRequest(['redis'])}, postgres ${perRequest(['postgres'])}, bench client ${perRequest(['bench client'])}`,
+      `redis ${perRequest(['redis'])}, postgres ${perRequest(['postgres'])}, bench client ${perRequest(['bench client'])}` +
+      (r.target === 'paid' ? `, facilitator and chain ${perRequest(['facilitator'])}` : ''),
   );
+  if (r.target === 'paid' && r.jobs && r.settlements) {
+    const [j, st] = [r.jobs, r.settlements];
+    const rest = r.mean - j.waitMean - j.runMean - st.waitMean - st.runMean;
+    out(
+      `  paid x${r.connections}: where a request's time goes (means, ms): scoring queue ${f2(j.waitMean)}, scoring ${f2(j.runMean)}` +
+        ` (thread ${f2(j.threadMean)}), settlement queue ${f2(st.waitMean)}, facilitator settle + ledger ${f2(st.runMean)}, ` +
+        `HTTP + x402 decode + signature recovery + facilitator verify + reservation + result store ${f2(rest)} (of ${f2(r.mean)})`,
+    );
+    return;
+  }
   if (r.jobs) {
     const j = r.jobs;
     const thread = j.threadMean === undefined ? '' : ` (in the scoring thread ${f2(j.threadMean)})`;
@@ -569,7 +611,11 @@ async function main(): Promise<void> {
     const databaseUrlForRun = await createMigratedDatabase(dbName);
     dbCreated = true;
     const runner = FROM_SOURCE ? sourceRunner() : await compiledRunner(buildDir);
-    const [scorePort, noopPort] = [await freePort(), await freePort()];
+    const [scorePort, noopPort, facilitatorPort] = [await freePort(), await freePort(), await freePort()];
+    // The project's facilitator on its development chain, as the Procfile's `facilitator` line runs it.
+    const facilitatorChild = startChild('facilitator', runner, 'facilitator/main', [], { LOG_LEVEL: 'info', FACILITATOR_PORT: String(facilitatorPort) }, logDir);
+    children.push(facilitatorChild);
+    const chain = await facilitatorReady(facilitatorChild, children);
     const serviceEnv: Record<string, string> = {
       NODE_ENV: 'test',
       LOG_LEVEL,
@@ -582,6 +628,10 @@ async function main(): Promise<void> {
       // The bench-only lift of the free cap (existing knobs, set for these children only).
       FREE_SCORE_LIMIT: '1000000000',
       FREE_WISHLIST_REQUIRED_FROM: '1000000001',
+      X402_FACILITATOR_URL: chain.url,
+      X402_NETWORK: chain.network,
+      USDC_ASSET_ADDRESS: chain.asset,
+      TREASURY_EVM_ADDRESS: chain.treasury,
     };
     children.push(startChild('score web', runner, 'api/server', [], { ...serviceEnv, PORT: String(scorePort) }, logDir));
     children.push(startChild('score worker', runner, 'workers/main', [], serviceEnv, logDir));
@@ -599,6 +649,7 @@ async function main(): Promise<void> {
     const isScore = (b: unknown) => typeof (b as { score?: { human_likeness?: unknown } }).score?.human_likeness === 'number';
     await waitFor('a first score', async () => probe(score.url, isScore), children, 60_000);
     await waitFor('a first no-op round trip', async () => probe(noop.url, (b) => (b as { ok?: unknown }).ok === true), children, 60_000);
+    const paid = await paidTarget(`http://127.0.0.1:${scorePort}/api/simulate`);
 
     out(
       `http bench: ${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, ${CALLERS} callers, node ${process.version}, ` +
@@ -606,7 +657,7 @@ async function main(): Promise<void> {
     );
     const results: CaseResult[] = [];
     for (const connections of CONNECTIONS) {
-      for (const target of [noop, score]) {
+      for (const target of [noop, score, paid].filter((t) => TARGETS.includes(t.name))) {
         const r = await runCase(target, connections, children, prefix);
         results.push(r);
         const dead = children.find((c) => c.proc.exitCode !== null);
@@ -635,9 +686,16 @@ async function main(): Promise<void> {
       const met = verdict(p50Ratio <= GOAL_P50_RATIO, [score1, noop1]);
       out(`score/no-op p50 latency at 1 connection:  ${f2(p50Ratio)} (goal <= ${GOAL_P50_RATIO}) ${met}`);
     }
+    const [paid1, paid50] = [find('paid', 1), find('paid', 50)];
+    const paidP50Ratio = paid1 && noop1 ? paid1.p50 / noop1.p50 : undefined;
+    if (paidP50Ratio !== undefined) {
+      const met = verdict(paidP50Ratio <= GOAL_PAID_P50_RATIO, [paid1, noop1]);
+      out(`paid/no-op p50 latency at 1 connection:   ${f2(paidP50Ratio)} (goal <= ${GOAL_PAID_P50_RATIO}) ${met}`);
+    }
+    if (paid50 && noop50) out(`paid/no-op throughput at 50 connections:  ${f2(paid50.rps / noop50.rps)} (no goal; reported)`);
 
     if (process.env.BENCH_OUT) {
-      const report = { seconds: SECONDS, callers: CALLERS, scoringConcurrency, results, throughputRatio, p50Ratio, failed: bad.length > 0 };
+      const report = { seconds: SECONDS, callers: CALLERS, scoringConcurrency, results, throughputRatio, p50Ratio, paidP50Ratio, failed: bad.length > 0 };
       writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(report, null, 2)}\n`);
     }
     if (bad.length > 0) {
@@ -653,6 +711,67 @@ async function main(): Promise<void> {
   } finally {
     if (!interrupted) await cleanup();
   }
+}
+
+// A basic session request (the wallet is added per signed request).
+function paidBodyFor(i: number): Record<string, unknown> {
+  const k = i % REPLIES.length;
+  return {
+    proposed_text: REPLIES[k],
+    incoming_message: INCOMING[k],
+    target_profile: PROFILE_IDS[(i * 7) % PROFILE_IDS.length],
+    response_delay_seconds: 20 + ((i * 13) % 70),
+  };
+}
+const PAID_BODY_UNSIGNED = JSON.stringify({ ...paidBodyFor(0), wallet_address: '0x0000000000000000000000000000000000000001' });
+
+interface ChainInfo {
+  url: string;
+  network: string;
+  asset: string;
+  treasury: string;
+}
+
+async function facilitatorReady(child: Child, children: Child[]): Promise<ChainInfo> {
+  let info: ChainInfo | undefined;
+  await waitFor(
+    'the facilitator',
+    async () => {
+      for (const line of readFileSync(child.logFile, 'utf8').split('\n')) {
+        if (!line.includes('facilitator ready on the development chain')) continue;
+        const entry = JSON.parse(line) as ChainInfo;
+        info = { url: entry.url, network: entry.network, asset: entry.asset, treasury: entry.treasury };
+        return true;
+      }
+      return false;
+    },
+    children,
+    60_000,
+  );
+  return info as ChainInfo;
+}
+
+// The paid target: reads the live 402 offer once, then signs each case's requests ahead of it.
+async function paidTarget(url: string): Promise<Target> {
+  const quote = await fetch(url);
+  const offer = (await quote.json()) as { resource: { url: string }; accepts: Array<Record<string, unknown>> };
+  if (quote.status !== 402) throw new Error(`GET ${url} answered ${quote.status}, not the 402 quote`);
+  const { scheme, network, amount, asset, payTo, maxTimeoutSeconds, extra } = offer.accepts[0];
+  const paidOffer = { resourceUrl: offer.resource.url, requirement: { scheme, network, amount, asset, payTo, maxTimeoutSeconds, extra } } as PaidOffer;
+  let pool: PaidRequest[] = [];
+  let next = 0;
+  return {
+    name: 'paid',
+    url,
+    queue: QUEUE.scoring,
+    async prepare(count) {
+      const started = performance.now();
+      pool = await signPaidRequests(paidOffer, count, paidBodyFor);
+      next = 0;
+      out(`  (signed ${count} authorizations ahead of the paid case in ${f1((performance.now() - started) / 1000)} s)`);
+    },
+    nextPaid: () => pool[next++],
+  };
 }
 
 async function probe(url: string, valid: (body: unknown) => boolean): Promise<boolean> {
