@@ -4,7 +4,7 @@ import type { AppState } from './context';
 import type { AppDeps } from './deps';
 import { jsonBodyParser } from './middleware/body-parser';
 import { errorHandler } from './middleware/error-handler';
-import { requestLogger } from './middleware/request-logger';
+import { requestLogger } from '../shared/http/request-logger';
 import { createApiRouter } from './routes';
 
 /** Response headers browsers may read: the x402 receipts and challenge, and the request id. */

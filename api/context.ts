@@ -1,12 +1,8 @@
 import type { ParameterizedContext } from 'koa';
-import type { Logger } from '../shared/logger';
+import type { RequestState } from '../shared/http/request-state';
 
-/** Per-request state every middleware and route may read. */
-export interface AppState {
-  /** The request id (from X-Request-Id when well-formed, otherwise generated). */
-  reqId: string;
-  /** Child logger carrying `reqId`. */
-  log: Logger;
+/** Per-request state every middleware and route may read: the request id and logger, and what validation set. */
+export interface AppState extends RequestState {
   /** The validated body, set by `validateBody`. */
   body?: unknown;
   /** The validated, coerced query, set by `validateQuery`. */

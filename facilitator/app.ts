@@ -3,7 +3,7 @@ import type { Logger } from '../shared/logger';
 import type { FacilitatorState } from './context';
 import type { EdrChainProvider } from './edr-provider';
 import { errorHandler } from './middleware/error-handler';
-import { requestLogger } from './middleware/request-logger';
+import { requestLogger } from '../shared/http/request-logger';
 import { rpcRoutes } from './routes/rpc.routes';
 import { x402Routes } from './routes/x402.routes';
 import type { FacilitatorService } from './x402-service';

@@ -1,13 +1,8 @@
 import type { ParameterizedContext } from 'koa';
-import type { Logger } from '../shared/logger';
+import type { RequestState } from '../shared/http/request-state';
 
 /** Per-request state of the facilitator app. */
-export interface FacilitatorState {
-  /** The request id (from X-Request-Id when well-formed, otherwise generated). */
-  reqId: string;
-  /** Child logger carrying `reqId`. */
-  log: Logger;
-}
+export type FacilitatorState = RequestState;
 
 /** The Koa context of the facilitator app. */
 export type FacilitatorContext = ParameterizedContext<FacilitatorState>;

@@ -1,9 +1,10 @@
 import { x402Facilitator } from '@x402/core/facilitator';
 import type { Network, SettleResponse, VerifyResponse } from '@x402/core/types';
-import { authorizationTypes, verifyTypedDataSignature } from '@x402/evm';
+import { verifyTypedDataSignature } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { getAddress, isAddressEqual, parseErc6492Signature, type Address } from 'viem';
 import type { Logger } from '../shared/logger';
+import { transferWithAuthorizationTypedData } from '../shared/payments/eip3009';
 import type { FacilitatorSigner } from './evm-signer';
 import type { FacilitatorRequest } from './request-schema';
 import { findSettlementTransaction } from './settled-lookup';
@@ -93,17 +94,7 @@ export function createFacilitatorService(options: FacilitatorServiceOptions): Fa
     const asset = getAddress(requirements.asset);
     const signed = await verifyTypedDataSignature(signer.signer, {
       address: auth.from,
-      domain: { name, version, chainId, verifyingContract: asset },
-      types: authorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        from: auth.from,
-        to: auth.to,
-        value: BigInt(auth.value),
-        validAfter: BigInt(auth.validAfter),
-        validBefore: BigInt(auth.validBefore),
-        nonce: auth.nonce,
-      },
+      ...transferWithAuthorizationTypedData({ name, version, chainId, asset }, auth),
       signature: parseErc6492Signature(signature).signature,
     });
     if (!signed) return failed;

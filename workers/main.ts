@@ -53,20 +53,22 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   const pool = createScoringPool(config.scoring);
   const connection = { url: config.redis.url, ...redisOptionsFor('worker') };
   const prefix = config.redis.queuePrefix;
+  // A killed worker's job is taken over once its lock lapses, and at most once more after that.
+  const leasedOptions = (concurrency: number) => ({
+    connection,
+    prefix,
+    concurrency,
+    lockDuration: config.scoring.lockDurationMs,
+    stalledInterval: config.scoring.stalledIntervalMs,
+    maxStalledCount: 1,
+  });
 
   const scoring = new Worker(
     QUEUE.scoring,
     createDispatcher(QUEUE.scoring, {
       [SCORE_TEXT_JOB]: createScoreTextProcessor({ pool, dataSource, log }),
     }),
-    {
-      connection,
-      prefix,
-      concurrency: config.scoring.concurrency,
-      lockDuration: config.scoring.lockDurationMs,
-      stalledInterval: config.scoring.stalledIntervalMs,
-      maxStalledCount: 1,
-    },
+    leasedOptions(config.scoring.concurrency),
   );
   scoring.on('error', connectionErrorListener(log, { queue: QUEUE.scoring }, 'worker error'));
   scoring.on('failed', logFinalFailure(log, QUEUE.scoring));
@@ -83,15 +85,8 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
         log,
       }),
     }),
-    {
-      connection,
-      prefix,
-      // Settlement waits on the facilitator and the chain, not on this CPU.
-      concurrency: config.payments.settlementConcurrency,
-      lockDuration: config.scoring.lockDurationMs,
-      stalledInterval: config.scoring.stalledIntervalMs,
-      maxStalledCount: 1,
-    },
+    // Settlement waits on the facilitator and the chain, not on this CPU.
+    leasedOptions(config.payments.settlementConcurrency),
   );
   settlement.on('error', connectionErrorListener(log, { queue: QUEUE.settlement }, 'worker error'));
   settlement.on('failed', logFinalFailure(log, QUEUE.settlement));

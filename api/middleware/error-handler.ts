@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Next } from 'koa';
 import { AppError, InternalError, NotFoundError } from '../../shared/errors';
+import { respondWithError } from '../../shared/http/error-response';
 import type { AppContext } from '../context';
 
 interface HttpishError {
@@ -42,19 +43,7 @@ export function errorHandler() {
       }
       if (ctx.body == null && ctx.status === 501) throw new AppError(501, 'not_implemented', 'This method is not implemented.', { expose: true });
     } catch (caught) {
-      const err = normalize(caught);
-      if (err.status >= 500) ctx.state.log?.error({ err: caught, code: err.code }, 'request failed');
-      else ctx.state.log?.info({ code: err.code, status: err.status }, 'request rejected');
-      ctx.status = err.status;
-      if (err.headers) ctx.set(err.headers);
-      ctx.body = {
-        ...(err.expose ? err.extra : undefined),
-        error: {
-          code: err.code,
-          message: err.expose ? err.message : 'Internal error; the failure was logged with this request id.',
-          details: err.expose ? (err.details ?? null) : { request_id: ctx.state.reqId },
-        },
-      };
+      respondWithError(ctx, normalize(caught), caught);
     }
   };
 }

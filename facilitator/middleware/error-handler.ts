@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Next } from 'koa';
 import { BaseError } from 'viem';
 import { AppError, InternalError, NotFoundError, UpstreamError } from '../../shared/errors';
+import { respondWithError } from '../../shared/http/error-response';
 import type { FacilitatorContext } from '../context';
 
 // viem's names for "the chain's RPC endpoint did not answer" (as opposed to a bug here).
@@ -34,19 +35,7 @@ export function errorHandler() {
       if (ctx.body == null && ctx.status === 404) throw new NotFoundError();
       if (ctx.body == null && ctx.status === 405) throw new AppError(405, 'method_not_allowed', 'This method is not allowed on this path; see the Allow header.');
     } catch (caught) {
-      const err = normalize(caught);
-      if (err.status >= 500) ctx.state.log?.error({ err: caught, code: err.code }, 'request failed');
-      else ctx.state.log?.info({ code: err.code, status: err.status }, 'request rejected');
-      ctx.status = err.status;
-      if (err.headers) ctx.set(err.headers);
-      ctx.body = {
-        ...(err.expose ? err.extra : undefined),
-        error: {
-          code: err.code,
-          message: err.expose ? err.message : 'Internal error; the failure was logged with this request id.',
-          details: err.expose ? (err.details ?? null) : { request_id: ctx.state.reqId },
-        },
-      };
+      respondWithError(ctx, normalize(caught), caught);
     }
   };
 }

@@ -4,10 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { authorizationTypes } from '@x402/evm';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devAccounts } from '../../facilitator/dev-accounts';
+import { transferWithAuthorizationTypedData } from '../../shared/payments/eip3009';
 
 /** What the service's 402 offers for a basic session on the development chain. */
 export interface PaidOffer {
@@ -35,12 +35,7 @@ export async function signPaidRequests(offer: PaidOffer, count: number, bodyFor:
     .map((a) => privateKeyToAccount(a.privateKey));
   const { requirement } = offer;
   const extra = requirement.extra as { name: string; version: string };
-  const domain = {
-    name: extra.name,
-    version: extra.version,
-    chainId: Number(requirement.network.split(':')[1]),
-    verifyingContract: getAddress(requirement.asset),
-  };
+  const domain = { name: extra.name, version: extra.version, chainId: Number(requirement.network.split(':')[1]), asset: requirement.asset };
   const now = Math.floor(Date.now() / 1000);
   const out: PaidRequest[] = [];
   for (let i = 0; i < count; i++) {
@@ -54,12 +49,7 @@ export async function signPaidRequests(offer: PaidOffer, count: number, bodyFor:
       validBefore: String(now + requirement.maxTimeoutSeconds),
       nonce,
     };
-    const signature = await account.signTypedData({
-      domain,
-      types: authorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message: { ...authorization, value: BigInt(authorization.value), validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore) },
-    });
+    const signature = await account.signTypedData(transferWithAuthorizationTypedData(domain, authorization));
     const payload = { x402Version: 2, resource: { url: offer.resourceUrl }, accepted: requirement, payload: { signature, authorization } } as PaymentPayload;
     out.push({ header: encodePaymentSignatureHeader(payload), body: JSON.stringify({ ...bodyFor(i), wallet_address: account.address }) });
   }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { authorizationTypes } from '@x402/evm';
 import { getAddress, type LocalAccount } from 'viem';
+import { transferWithAuthorizationTypedData } from '../../shared/payments/eip3009';
 
 /** What a test may change in the authorization it signs (to build each way of being wrong). */
 export interface SignOptions {
@@ -55,24 +55,17 @@ export async function signPayment(
     nonce,
   };
   const extra = requirement.extra as { name: string; version: string };
-  const signature = await account.signTypedData({
-    domain: {
-      name: options.domain?.name ?? extra.name,
-      version: options.domain?.version ?? extra.version,
-      chainId: options.domain?.chainId ?? Number(requirement.network.split(':')[1]),
-      verifyingContract: options.domain?.verifyingContract ?? getAddress(requirement.asset),
-    },
-    types: authorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message: {
-      from: authorization.from,
-      to: authorization.to,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-      nonce,
-    },
-  });
+  const signature = await account.signTypedData(
+    transferWithAuthorizationTypedData(
+      {
+        name: options.domain?.name ?? extra.name,
+        version: options.domain?.version ?? extra.version,
+        chainId: options.domain?.chainId ?? Number(requirement.network.split(':')[1]),
+        asset: options.domain?.verifyingContract ?? requirement.asset,
+      },
+      authorization,
+    ),
+  );
   const payload = {
     x402Version: 2,
     ...(options.resourceUrl === null ? {} : { resource: { url: options.resourceUrl ?? resourceUrl } }),

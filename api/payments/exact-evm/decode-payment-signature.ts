@@ -3,16 +3,8 @@ import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { PaymentPayloadV2Schema } from '@x402/core/schemas';
 import type { PaymentPayload } from '@x402/core/types';
 import { AppError } from '../../../shared/errors';
+import type { Eip3009Authorization } from '../../../shared/payments/eip3009';
 
-/** The EIP-3009 authorization an exact-EVM payload carries; every value a string, as the scheme says. */
-export interface Eip3009Authorization {
-  from: `0x${string}`;
-  to: `0x${string}`;
-  value: string;
-  validAfter: string;
-  validBefore: string;
-  nonce: `0x${string}`;
-}
 
 /** A decoded x402 v2 payment with an exact-EVM (EIP-3009) payload. */
 export interface ExactEvmPayment {

@@ -1,6 +1,6 @@
-import { authorizationTypes } from '@x402/evm';
 import type { PaymentRequirements } from '@x402/core/types';
 import { getAddress, isAddressEqual, recoverTypedDataAddress } from 'viem';
+import { transferWithAuthorizationTypedData } from '../../../shared/payments/eip3009';
 import type { Refusal } from '../refusal';
 import type { ExactEvmPayment } from './decode-payment-signature';
 
@@ -67,17 +67,7 @@ export async function checkPaymentBinding(
     let signer: `0x${string}`;
     try {
       signer = await recoverTypedDataAddress({
-        domain: { name: extra.name, version: extra.version, chainId, verifyingContract: getAddress(requirement.asset) },
-        types: authorizationTypes,
-        primaryType: 'TransferWithAuthorization',
-        message: {
-          from: auth.from,
-          to: auth.to,
-          value: BigInt(auth.value),
-          validAfter: BigInt(auth.validAfter),
-          validBefore: BigInt(auth.validBefore),
-          nonce: auth.nonce,
-        },
+        ...transferWithAuthorizationTypedData({ name: extra.name, version: extra.version, chainId, asset: requirement.asset }, auth),
         signature: payment.signature,
       });
     } catch {

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Next } from 'koa';
-import type { Logger } from '../../shared/logger';
-import type { AppContext } from '../context';
+import type { Logger } from '../logger';
+import type { RequestContext } from './request-state';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Takes `X-Request-Id` when well-formed or makes one, echoes it, puts a child logger on
  * `ctx.state.log`, and logs one line per request. The client address, query string and body are
- * never logged.
+ * never logged (bodies hold texts and payment signatures). Shared by the API and the facilitator.
  * @param logger - root logger of the process
  * @returns the middleware
  */
 export function requestLogger(logger: Logger) {
-  return async function logRequest(ctx: AppContext, next: Next): Promise<void> {
+  return async function logRequest(ctx: RequestContext, next: Next): Promise<void> {
     const given = ctx.get('x-request-id');
     const reqId = REQUEST_ID.test(given) ? given : randomUUID();
     ctx.state.reqId = reqId;
