@@ -84,10 +84,22 @@ export function buildPricingManifest(payments: AppConfig['payments'], freeTier: 
       list_lamports: t.bundleListLamports,
       lamports_per_credit: t.bundleLamportsPerCredit,
       plans: ['bundle', 'fleet'],
+      plan_terms: {
+        bundle: { credits: t.bundleCredits, ...price(PRICES.bundle) },
+        fleet: {
+          credits: t.fleetCredits,
+          ...price(PRICES.fleet),
+          shared_by: 'one token for a fleet of agents of the paying wallet; the terms of the fleet card pack, at the bundle per-credit rate',
+        },
+      },
       redeem_header: 'X-BUNDLE-TOKEN',
       redeems: 'basic tier only',
+      credits_per_session: 1,
+      credits_belong_to: 'the paying wallet (wallet_address must match on every redemption)',
+      when_exhausted: { status: 402, error: 'bundle_exhausted', then: 'pay per call' },
       balance: { method: 'GET', path: '/api/bundle/balance' },
       token_shown: 'once',
+      token_recovery: { method: 'POST', path: '/api/bundle/recover', proof: 'a signature of the owning wallet (EIP-191 personal_sign or ed25519)' },
     },
     embedded_check_endpoint: {
       method: 'POST',
@@ -108,6 +120,8 @@ export function buildPricingManifest(payments: AppConfig['payments'], freeTier: 
       reward_pct: t.referralRewardPct,
       reward: 'basic-score credits worth 50 percent of what the referred wallet spends, delivered as bundle tokens in your next paid response',
       rules: ['paid purchases only', 'one referrer per wallet', 'no self-referrals', 'no circular referrals', 'credits are non-transferable and basic tier only'],
+      code_accepted_on: { method: 'POST', path: '/api/bundle', field: 'referral_code', when: "a new wallet's first paid purchase" },
+      reward_basis: 'every settled paid purchase of the referred wallet, USDC and SOL each at the basic session price; remainders carry forward',
       status: { method: 'GET', path: '/api/referral/status/{code}' },
     },
     payment: {

@@ -17,6 +17,11 @@ export const PRICES = Object.freeze({
   roleplay: { usdcUnits: 400_000, lamports: 2_160_000 },
   coaching: { usdcUnits: 540_000, lamports: 2_850_000 },
   bundle: { usdcUnits: 42_500_000, lamports: 229_500_000 },
+  /**
+   * The fleet plan: the fleet card pack's 1176 credits at exactly 15 percent off list, the bundle's
+   * per-credit rate of 42,500 units / 229,500 lamports (the card pack rounds this to 50.00 USD).
+   */
+  fleet: { usdcUnits: 49_980_000, lamports: 269_892_000 },
 } satisfies Record<string, Price>);
 
 /** Product facts that go with the prices (§8 limits). */
@@ -32,6 +37,8 @@ export const PRODUCT_TERMS = Object.freeze({
   bundleDiscountPct: 15,
   bundleListLamports: 270_000_000,
   bundleLamportsPerCredit: 229_500,
+  /** The `fleet` plan's credits, as in the fleet card pack, under one token for the paying wallet's agents. */
+  fleetCredits: 1176,
   loyaltyThresholdSessions: 10,
   loyaltyDiscountPct: 10,
   calibrationThresholdPct: 85.0,

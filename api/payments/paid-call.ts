@@ -32,7 +32,23 @@ export interface PaidRequest {
   idempotencyKey?: string;
   /** The body's legacy payment fields (`tx_hash` with `wallet_address`), on routes that take them. */
   legacyBody?: { tx_hash?: unknown; wallet_address?: unknown };
+  /** Fields to add to each delivered body without storing them; see {@link DeliveryExtras}. */
+  onDelivery?: DeliveryExtras;
 }
+
+/** How a 200 is being delivered: `first` only in the request that made the reservation, right after its settlement. */
+export interface Delivery {
+  first: boolean;
+}
+
+/**
+ * Adds fields to a delivered body that are never stored with the response. Called after the
+ * settlement succeeded, on every 200 (first delivery and replays). After settlement the signed
+ * authorization is public on chain, so anyone can rebuild the payment header and replay the
+ * request: a bearer secret (a bundle token) is minted only when `delivery.first` is true, and a
+ * replay gets only what is safe to show anyone. A throw is logged and the stored body is delivered.
+ */
+export type DeliveryExtras = (authorization: AuthorizationRow, delivery: Delivery) => Promise<Record<string, unknown>>;
 
 /** What the paid work hands back: the response body, stored for replays, and the ledger summary. */
 export interface WorkOutcome {
@@ -187,9 +203,9 @@ async function proceed(
         `Settlement failed (${settled.errorReason}); nothing was charged. The result is withheld; retry with the same authorization and request.`,
       );
     }
-    return deliver(ctx, current, settled.transaction, replayed);
+    return deliver(ctx, current, request, settled.transaction, { first: !replayed });
   }
-  return deliver(ctx, current, current.transaction ?? '', true);
+  return deliver(ctx, current, request, current.transaction ?? '', { first: false });
 }
 
 // Payers are stored lowercase (the uniqueness key); receipts show EVM addresses checksummed.
@@ -219,9 +235,18 @@ async function settle(ctx: AppContext, deps: AppDeps, row: AuthorizationRow): Pr
   }
 }
 
-function deliver(ctx: AppContext, row: AuthorizationRow, transaction: string, replayed: boolean): void {
+async function deliver(ctx: AppContext, row: AuthorizationRow, request: PaidRequest, transaction: string, delivery: Delivery): Promise<void> {
+  let extras: Record<string, unknown> = {};
+  if (request.onDelivery) {
+    try {
+      extras = await request.onDelivery(row, delivery);
+    } catch (err) {
+      // The payment is settled: deliver the stored body (it says how to recover what is missing).
+      ctx.state.log.error({ err, first: delivery.first }, 'delivery extras failed');
+    }
+  }
   setReceipt(ctx, { success: true, transaction, network: row.network as SettleResponse['network'], payer: displayPayer(row.payer) });
-  if (replayed) ctx.set(REPLAY_HEADER, 'true');
+  if (!delivery.first) ctx.set(REPLAY_HEADER, 'true');
   ctx.status = 200;
-  ctx.body = { ...(row.response ?? {}), payment: { network: row.network, asset: row.asset, amount: row.amount, transaction } };
+  ctx.body = { ...(row.response ?? {}), ...extras, payment: { network: row.network, asset: row.asset, amount: row.amount, transaction } };
 }

@@ -3,9 +3,11 @@ import type { AppContext, AppState } from '../context';
 import type { AppDeps } from '../deps';
 import { buildOpenApiDocument } from '../openapi/document';
 import type { OperationSpec } from '../openapi/operation';
+import { bundleOperations, bundleRoutes } from './bundle.routes';
 import { catalogOperations, catalogRoutes } from './catalog.routes';
 import { feedOperations, feedRoutes } from './feed.routes';
 import { healthOperations, healthRoutes } from './health.routes';
+import { referralOperations, referralRoutes } from './referral.routes';
 import { scoreOperations, scoreRoutes } from './score.routes';
 import { simulateOperations, simulateRoutes } from './simulate.routes';
 import { wishlistOperations, wishlistRoutes } from './wishlist.routes';
@@ -25,6 +27,8 @@ export const API_OPERATIONS: readonly OperationSpec[] = [
   ...catalogOperations,
   ...scoreOperations,
   ...simulateOperations,
+  ...bundleOperations,
+  ...referralOperations,
   ...feedOperations,
   ...wishlistOperations,
   openApiOperation,
@@ -37,7 +41,7 @@ export const API_OPERATIONS: readonly OperationSpec[] = [
  */
 export function createApiRouter(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
-  for (const child of [healthRoutes(deps), catalogRoutes(deps), scoreRoutes(deps), simulateRoutes(deps), feedRoutes(deps), wishlistRoutes(deps)]) {
+  for (const child of [healthRoutes(deps), catalogRoutes(deps), scoreRoutes(deps), simulateRoutes(deps), bundleRoutes(deps), referralRoutes(deps), feedRoutes(deps), wishlistRoutes(deps)]) {
     router.use(child.routes());
   }
   const document = Object.freeze(buildOpenApiDocument(API_OPERATIONS));

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { awaitResult, enqueueScoreText } from '../../jobs';
+import { awaitResult, enqueueScoreText, type JobIdentity } from '../../jobs';
 import { canonicalHash } from '../../shared/payments/canonical-hash';
 import { PRICES, PRODUCT_TERMS } from '../../shared/pricing';
 import type { AppContext, AppState } from '../context';
@@ -14,6 +14,10 @@ import { referralCodeFor } from '../payments/referral-code';
 import { presentSession } from '../simulate/present-session';
 import { simulateRequestSchema, type SimulateRequest } from '../schemas/simulate-request.schema';
 import { AppError } from '../../shared/errors';
+import { BUNDLE_TOKEN_HEADER } from '../bundles/bundle-token';
+import { runBundleRedemption } from '../bundles/redeem-session';
+import { rewardDeliveryExtras } from '../referrals/reward-delivery';
+import { errorBodySchema } from '../schemas/responses.schema';
 
 type Tier = 'basic' | 'deep';
 
@@ -36,7 +40,7 @@ const quoteQuerySchema = {
 
 const sessionResponseSchema = {
   type: 'object',
-  required: ['result_id', 'tier', 'target_profile', 'score', 'improvement', 'referral_code', 'reward_bundle_tokens', 'payment'],
+  required: ['result_id', 'tier', 'target_profile', 'score', 'improvement', 'referral_code', 'reward_bundle_tokens'],
   properties: {
     result_id: { type: 'string', format: 'uuid' },
     tier: { enum: ['basic', 'deep'] },
@@ -55,17 +59,38 @@ const sessionResponseSchema = {
     },
     improvement: { type: 'string', description: 'One next step.' },
     referral_code: { type: 'string', description: "This wallet's own referral code (section 8)." },
-    reward_bundle_tokens: { type: 'array', items: { type: 'string' }, description: 'Referral rewards due to this wallet, shown once.' },
+    reward_bundle_tokens: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Referral rewards due to this wallet, as bundle tokens: in the first delivery of a paid session only (never in a replay or a bundle redemption).',
+    },
+    reward_bundles: {
+      type: 'array',
+      description: 'Paid sessions: the reward bundles delivered with this payment (ids and credits, not secret); recover a lost token with POST /api/bundle/recover.',
+      items: { type: 'object', properties: { bundle_id: { type: 'string', format: 'uuid' }, credits: { type: 'integer' } } },
+    },
     calibration: { type: 'object' },
     diagnostics: { type: 'object', description: 'Deep only: per dimension measured, target, delta, fit and contributions.' },
     signals: { type: 'array', items: { type: 'object' }, description: 'Deep only: machine-like signals with evidence spans.' },
     rewrite_guidance: { type: 'array', items: { type: 'object' }, description: 'Deep only: prioritized rewrite steps.' },
     payment: {
       type: 'object',
+      description: 'Paid sessions: the settled payment.',
       properties: { network: { type: 'string' }, asset: { type: 'string' }, amount: { type: 'string' }, transaction: { type: 'string' } },
+    },
+    redemption: {
+      type: 'object',
+      description: 'X-BUNDLE-TOKEN sessions (instead of payment): the bundle and its credits left after this one.',
+      properties: { bundle_id: { type: 'string', format: 'uuid' }, credits_spent: { const: 1 }, credits_remaining: { type: 'integer', minimum: 0 } },
     },
   },
 };
+
+const BUNDLE_TOKEN_HEADER_SPEC = {
+  name: BUNDLE_TOKEN_HEADER,
+  description: 'A prepaid bundle token (basic tier only): redeems one credit instead of a payment; wallet_address must own the bundle.',
+  schema: { type: 'string' },
+} as const;
 
 /** OpenAPI specs of the simulate routes. */
 export const simulateOperations: OperationSpec[] = [
@@ -79,13 +104,29 @@ export const simulateOperations: OperationSpec[] = [
       '(EIP-3009 TransferWithAuthorization) and retry the same request once with PAYMENT-SIGNATURE. The authorization is ' +
       'reserved before any work; it is settled only after the result exists. A lost response is replayed by retrying the ' +
       'same request with the same authorization (header ' + REPLAY_HEADER + ': true), never charged twice; the same ' +
-      'authorization with another request is 409 payment_already_used. Validation errors (422) come before any payment.',
+      'authorization with another request is 409 payment_already_used. Validation errors (422) come before any payment. ' +
+      'Prepaid: with ' + BUNDLE_TOKEN_HEADER + ' and no payment header, a basic session spends one credit of the bundle ' +
+      '(taken atomically, never below zero; given back if scoring fails); wallet_address must be the wallet that bought the ' +
+      'bundle. Deep is refused before anything is spent (422 bundle_basic_only); no credit left answers the normal 402 ' +
+      'challenge with error bundle_exhausted (pay per call instead). With Idempotency-Key, the same request replays the ' +
+      'stored result (' + REPLAY_HEADER + ': true) without a second credit. A redemption is not a ledger settlement (the ' +
+      'bundle purchase was): it has no receipt headers, no live-feed event, and carries redemption instead of payment.',
     tags: ['paid'],
     body: simulateRequestSchema,
-    headers: PAID_CALL_HEADERS,
+    headers: [...PAID_CALL_HEADERS, BUNDLE_TOKEN_HEADER_SPEC],
     responses: {
-      '200': { description: 'The session result, with the receipt headers.', schema: sessionResponseSchema, headers: RECEIPT_HEADERS },
+      '200': { description: 'The session result, with the receipt headers (paid) or the redemption (bundle).', schema: sessionResponseSchema, headers: RECEIPT_HEADERS },
       ...PAID_CALL_RESPONSES,
+      '400': {
+        description: 'invalid_payment_header or ambiguous_payment: a payment header that cannot be read, or a payment together with X-BUNDLE-TOKEN. Nothing was charged.',
+        schema: errorBodySchema,
+      },
+      '401': { description: 'invalid_bundle_token: the X-BUNDLE-TOKEN matches no bundle (unknown, or replaced by a recovery).', schema: errorBodySchema },
+      '403': { description: 'bundle_wallet_mismatch: wallet_address is not the wallet that owns the bundle.', schema: errorBodySchema },
+      '422': {
+        description: 'validation_failed: every failing field with its JSON path (checked before any payment); bundle_basic_only: X-BUNDLE-TOKEN with tier deep.',
+        schema: errorBodySchema,
+      },
     },
   },
   {
@@ -123,28 +164,76 @@ export function simulateRoutes(deps: AppDeps): Router<AppState> {
       });
     }
     const charge = simulateCharge(request.tier);
+    const requestHash = canonicalHash({ path: ctx.path, body: request });
+
+    // One scoring job per identity (the payment, or the bundle redemption), so a retry never scores twice.
+    const scoreSession = async (identity: JobIdentity) => {
+      const job = await enqueueScoreText(
+        deps.scoringQueue,
+        {
+          text: request.proposed_text,
+          delaySeconds: request.response_delay_seconds,
+          incoming: request.incoming_message,
+          profile: request.target_profile,
+          deep: request.tier === 'deep',
+          reqId: ctx.state.reqId,
+        },
+        identity,
+        config.jobs.enqueueTimeoutMs,
+      );
+      const { score } = await awaitResult(job, deps.scoringEvents, config.jobs.waitTimeoutMs);
+      const verdict = score.result;
+      if (!verdict) throw new Error('the scorer returned no verdict for the target profile');
+      return { score, verdict, eligible: verdict.eq_score > PRODUCT_TERMS.calibrationThresholdPct };
+    };
+
+    const bundleToken = ctx.get(BUNDLE_TOKEN_HEADER);
+    if (bundleToken) {
+      if (ctx.get('payment-signature') || ctx.get('x-payment') || body.tx_hash !== undefined) {
+        throw new AppError(400, 'ambiguous_payment', `Send one way to pay: ${BUNDLE_TOKEN_HEADER} or a payment, not both.`);
+      }
+      if (request.tier !== 'basic') {
+        throw new AppError(422, 'bundle_basic_only', `${BUNDLE_TOKEN_HEADER} pays for the basic tier only; pay per call for a deep session (nothing was spent).`, {
+          details: { fields: [{ path: '/tier', rule: 'bundle_basic_only', message: 'must be basic with a bundle token' }] },
+        });
+      }
+      return runBundleRedemption(
+        ctx,
+        deps,
+        { tokenHeader: bundleToken, wallet: request.wallet_address, requestHash, idempotencyKey, charge },
+        async (redemption, bundle) => {
+          const { score, verdict, eligible } = await scoreSession({ kind: 'idempotency-key', key: `bundle-redemption/${redemption.id}` });
+          const response = presentSession(score, {
+            resultId: redemption.resultId,
+            tier: 'basic',
+            referralCode: await referralCodeFor(dataSource, bundle.wallet),
+            // Rewards arrive in paid responses only; a redemption's stored body must hold no secret.
+            rewardBundleTokens: [],
+            calibration: { requested: request.share_for_calibration, eligible },
+          });
+          response.redemption = { bundle_id: bundle.id, credits_spent: 1, credits_remaining: redemption.creditsRemaining };
+          const calibration =
+            request.share_for_calibration && eligible
+              ? { profile: verdict.profile, score: verdict.eq_score, text: request.proposed_text, scorerVersion: score.scorer_version }
+              : null;
+          return { response, calibration };
+        },
+      );
+    }
+
     await runPaidCall(
       ctx,
       deps,
-      { charge, wallet: request.wallet_address, requestHash: canonicalHash({ path: ctx.path, body: request }), idempotencyKey, legacyBody: body },
+      {
+        charge,
+        wallet: request.wallet_address,
+        requestHash,
+        idempotencyKey,
+        legacyBody: body,
+        onDelivery: (authorization, delivery) => rewardDeliveryExtras(dataSource, authorization, delivery),
+      },
       async (authorization) => {
-        const job = await enqueueScoreText(
-          deps.scoringQueue,
-          {
-            text: request.proposed_text,
-            delaySeconds: request.response_delay_seconds,
-            incoming: request.incoming_message,
-            profile: request.target_profile,
-            deep: request.tier === 'deep',
-            reqId: ctx.state.reqId,
-          },
-          { kind: 'payment', authorization: authorization.id },
-          config.jobs.enqueueTimeoutMs,
-        );
-        const { score } = await awaitResult(job, deps.scoringEvents, config.jobs.waitTimeoutMs);
-        const verdict = score.result;
-        if (!verdict) throw new Error('the scorer returned no verdict for the target profile');
-        const eligible = verdict.eq_score > PRODUCT_TERMS.calibrationThresholdPct;
+        const { score, verdict, eligible } = await scoreSession({ kind: 'payment', authorization: authorization.id });
         const response = presentSession(score, {
           resultId: authorization.resultId,
           tier: request.tier,

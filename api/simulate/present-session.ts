@@ -5,7 +5,11 @@ export interface SessionContext {
   resultId: string;
   tier: 'basic' | 'deep';
   referralCode: string;
-  /** Reward bundle tokens due to this wallet (shown once). */
+  /**
+   * Reward bundle tokens due to this wallet. Always empty in a body that is stored (paid responses
+   * and redemptions are stored for replays): the tokens are minted and added at the first delivery
+   * after settlement (`api/referrals/reward-delivery.ts`), never stored.
+   */
   rewardBundleTokens: string[];
   /** Whether the caller asked to share the text, and whether it qualified (above 85.0). */
   calibration: { requested: boolean; eligible: boolean };

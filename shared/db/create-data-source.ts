@@ -4,12 +4,15 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config';
 import { ConfigError } from '../errors';
 import {
+  Bundle,
+  BundleRedemption,
   CalibrationShare,
   FreeCaller,
   FreeCorpusEntry,
   IdempotencyRecord,
   LedgerSession,
   PaymentAuthorization,
+  Referral,
   ReferralCode,
   WishlistItem,
 } from './entities';
@@ -24,6 +27,9 @@ export const ENTITIES = [
   IdempotencyRecord,
   ReferralCode,
   CalibrationShare,
+  Bundle,
+  BundleRedemption,
+  Referral,
 ];
 
 // Compiled: dist/migrations/*.js; under tsx (tests): migrations/*.ts. Never both in one tree.

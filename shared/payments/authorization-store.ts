@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthorizationStatus } from '../db/entities';
+import { accrueReferralReward, bindReferral, lockPayer } from './referral-accrual';
 
 /** The unique key of an authorization: one nonce of one payer on one asset and network. */
 export interface AuthorizationKey {
@@ -35,6 +36,8 @@ export interface SessionSummary {
   score: number | null;
   passed: boolean | null;
   scorerVersion: string;
+  /** A referral code to bind at settlement (a new wallet's first purchase; section 8 "Referral program"). */
+  referralCode?: string | null;
 }
 
 /** A stored authorization. */
@@ -247,7 +250,8 @@ export interface LedgerEntry {
 
 /**
  * Marks a scored authorization settled and writes its ledger row (and any calibration share) in
- * one transaction. Idempotent: a second call for a settled authorization writes nothing.
+ * one transaction, binding the purchase's referral code when it qualifies and accruing the
+ * referrer's reward credits. Idempotent: a second call for a settled authorization writes nothing.
  * @param ds - DataSource
  * @param id - the authorization
  * @param transaction - the settlement's transaction hash (or the legacy transfer's signature)
@@ -266,6 +270,11 @@ export async function recordSettlement(ds: DataSource, id: string, transaction: 
     if (!raw) return undefined;
     const row = toRow(raw);
     const summary = row.summary;
+    const purchase = { authorizationId: row.id, payer: row.payer, asset: row.asset, amount: row.amount };
+    // Referrals: bind before this ledger row exists (the wallet is "new" while it has none), then
+    // accrue this purchase to the referrer, in this transaction (once per authorization).
+    await lockPayer(tx, row.payer);
+    if (summary?.referralCode) await bindReferral(tx, purchase, summary.referralCode);
     const ledger = (await tx.query(
       `INSERT INTO ledger_sessions
          (authorization_id, product, tier, profile, score, passed, result_id, network, asset, amount, transaction, payer,
@@ -298,6 +307,7 @@ export async function recordSettlement(ds: DataSource, id: string, transaction: 
       );
       await tx.query(`UPDATE payment_authorizations SET calibration_text = NULL WHERE id = $1`, [row.id]);
     }
+    await accrueReferralReward(tx, purchase);
     return {
       id: ledger[0].id,
       product: row.product,

@@ -6,3 +6,6 @@ export { LedgerSession } from './ledger-session.entity';
 export { IdempotencyRecord } from './idempotency-record.entity';
 export { ReferralCode } from './referral-code.entity';
 export { CalibrationShare } from './calibration-share.entity';
+export { Bundle, type BundlePlan, type BundleSource } from './bundle.entity';
+export { BundleRedemption, type RedemptionStatus } from './bundle-redemption.entity';
+export { Referral } from './referral.entity';

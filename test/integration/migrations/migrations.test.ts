@@ -11,6 +11,8 @@ async function tables(ds: DataSource): Promise<string[]> {
 }
 
 const EXPECTED_TABLES = [
+  'bundle_redemptions',
+  'bundles',
   'calibration_shares',
   'free_callers',
   'free_corpus_entries',
@@ -18,6 +20,7 @@ const EXPECTED_TABLES = [
   'ledger_sessions',
   'payment_authorizations',
   'referral_codes',
+  'referrals',
   'wishlist_items',
 ];
 

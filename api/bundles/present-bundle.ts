@@ -1,0 +1,66 @@
+import { getAddress } from 'viem';
+import { maskIdentifier } from '../../shared/payments/mask';
+import type { BundleRow } from './bundle-store';
+import { isEvmWallet } from './wallet-key';
+
+/** The note of a delivery that carries the token. */
+export const TOKEN_SHOWN_NOTE =
+  'bundle_token is shown this once and stored only as a hash: keep it secret. If it is lost, POST /api/bundle/recover with a signature of this wallet gets a new one (the old one stops working).';
+
+/** The note of a stored purchase (what replays show): the token is never in a stored or replayed response. */
+export const TOKEN_WITHHELD_NOTE =
+  'bundle_token is shown only in the first delivery of a purchase, never in a replay (a settled payment is public on chain). To get a new token (the old one stops working), sign the recovery message with this wallet and POST /api/bundle/recover with bundle_id.';
+
+/**
+ * A stored wallet as public output shows it: first 6 and last 4 characters (EVM checksummed first).
+ * @param wallet - stored wallet key
+ * @returns e.g. `0xAbC1…9f3E`
+ */
+export function maskedWallet(wallet: string): string {
+  return maskIdentifier(isEvmWallet(wallet) ? getAddress(wallet) : wallet);
+}
+
+/**
+ * The body of a bundle purchase as stored for replays: no token (`bundle_token: null` and a note on
+ * how to recover); the first delivery adds the token without storing it.
+ * @param input - the bundle, the result id, the buyer's referral code, the referral outcome so far
+ * @returns the body
+ */
+export function presentPurchase(input: {
+  bundle: BundleRow;
+  resultId: string;
+  referralCode: string;
+  referral?: Record<string, unknown>;
+}): Record<string, unknown> {
+  const { bundle } = input;
+  return {
+    bundle_id: bundle.id,
+    bundle_token: null,
+    token_note: TOKEN_WITHHELD_NOTE,
+    plan: bundle.plan,
+    credits: bundle.creditsTotal,
+    credits_remaining: bundle.creditsTotal,
+    wallet: maskedWallet(bundle.wallet),
+    referral_code: input.referralCode,
+    ...(input.referral ? { referral: input.referral } : {}),
+    reward_bundle_tokens: [],
+    reward_bundles: [],
+    result_id: input.resultId,
+  };
+}
+
+/**
+ * The public view of a bundle (balance and recovery answers).
+ * @param bundle - the bundle
+ * @returns id, plan, credits, owner (masked), creation time
+ */
+export function presentBalance(bundle: BundleRow): Record<string, unknown> {
+  return {
+    bundle_id: bundle.id,
+    plan: bundle.plan,
+    credits_total: bundle.creditsTotal,
+    credits_remaining: bundle.creditsRemaining,
+    wallet: maskedWallet(bundle.wallet),
+    created_at: bundle.createdAt.toISOString(),
+  };
+}
