@@ -1,0 +1,44 @@
+// The dependency boundaries of style.md section 4, checked by `npm run lint` (run before `npm test`).
+// Only the boundaries are enforced here; formatting and style are left to review.
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import tseslint from 'typescript-eslint';
+
+const everyOtherProcess = ['./cli', './supervisor', './facilitator', './scripts', './test'];
+
+export default [
+  { ignores: ['dist/**', 'node_modules/**', '.data/**', '.bench/**', '.scratch/**', 'coverage/**'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module' } },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // shared imports nothing internal beyond itself.
+            { target: './shared', from: ['./api', './workers', './jobs', './migrations', ...everyOtherProcess], message: 'shared imports nothing internal (style.md section 4).' },
+            // jobs is the contract between api and workers.
+            { target: './jobs', from: ['./api', './workers', './migrations', ...everyOtherProcess], message: 'jobs depends on shared only.' },
+            // api and workers never import each other.
+            { target: './api', from: ['./workers', './migrations', ...everyOtherProcess], message: 'api depends on jobs and shared only.' },
+            { target: './workers', from: ['./api', './migrations', ...everyOtherProcess], message: 'workers depend on jobs and shared only.' },
+            // Threads and the engine stay free of I/O, so threads start cheap and data stays cloneable.
+            {
+              target: ['./shared/scoring', './workers/threads'],
+              from: ['./shared/db', './shared/redis.ts', './shared/logger.ts', './shared/config.ts', './shared/payments', './shared/http'],
+              message: 'the engine and the threads import no db, redis, logger or config.',
+            },
+            // A migration stays frozen while the model changes.
+            { target: './migrations', from: ['./api', './workers', './jobs', './shared', ...everyOtherProcess], message: 'migrations import only typeorm.' },
+            // The facilitator and the CLI are their own programs over shared code.
+            { target: './facilitator', from: ['./api', './workers', './jobs', './cli', './supervisor', './scripts', './test'], message: 'the facilitator depends on shared only.' },
+            { target: './cli', from: ['./api', './workers', './jobs', './facilitator', './supervisor', './scripts', './test'], message: 'the CLI depends on shared only.' },
+          ],
+        },
+      ],
+    },
+  },
+];
