@@ -3,6 +3,7 @@ export {
   SCORE_TEXT_JOB,
   enqueueScoreText,
   jobIdFor,
+  scoreThroughQueue,
   scoreTextPayloadSchema,
   type JobIdentity,
   type ScoreTextPayload,

@@ -10,41 +10,12 @@ import { toFeedEvent, type FeedEvent } from '../../shared/payments/feed';
  * @returns feed events
  */
 export async function recentSettlements(ds: DataSource, limit: number): Promise<FeedEvent[]> {
+  // Columns aliased to the LedgerEntry names, so rows need no mapping.
   const rows = (await ds.query(
-    `SELECT id, product, tier, profile, score, passed, result_id, network, asset, amount::text AS amount, transaction, payer, settled_at
+    `SELECT id, product, tier, profile, score, passed, result_id AS "resultId", network, asset, amount::text AS amount,
+            transaction, payer, settled_at AS "settledAt"
        FROM ledger_sessions ORDER BY settled_at DESC, id DESC LIMIT $1`,
     [limit],
-  )) as Array<{
-    id: string;
-    product: string;
-    tier: string | null;
-    profile: string | null;
-    score: number | null;
-    passed: boolean | null;
-    result_id: string;
-    network: string;
-    asset: string;
-    amount: string;
-    transaction: string;
-    payer: string;
-    settled_at: Date;
-  }>;
-  return rows.reverse().map((r) => {
-    const entry: LedgerEntry = {
-      id: r.id,
-      product: r.product,
-      tier: r.tier,
-      profile: r.profile,
-      score: r.score,
-      passed: r.passed,
-      resultId: r.result_id,
-      network: r.network,
-      asset: r.asset,
-      amount: r.amount,
-      transaction: r.transaction,
-      payer: r.payer,
-      settledAt: r.settled_at,
-    };
-    return toFeedEvent(entry);
-  });
+  )) as LedgerEntry[];
+  return rows.reverse().map(toFeedEvent);
 }

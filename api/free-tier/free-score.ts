@@ -1,6 +1,6 @@
 import type { Queue, QueueEvents } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { awaitResult, enqueueScoreText, type ScoreTextResult } from '../../jobs';
+import { scoreThroughQueue, type ScoreTextResult } from '../../jobs';
 import type { AppConfig } from '../../shared/config';
 import { isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { AppError, UnavailableError } from '../../shared/errors';
@@ -76,8 +76,9 @@ export async function runFreeScore(
     });
   }
   try {
-    const job = await enqueueScoreText(
+    const result = await scoreThroughQueue(
       deps.scoringQueue,
+      deps.scoringEvents,
       {
         text: request.proposed_text,
         delaySeconds: request.response_delay_seconds,
@@ -88,10 +89,8 @@ export async function runFreeScore(
         freeCorpus: { callerHash },
       },
       { kind: 'free-score', callerHash, reservation: reservation.reservation },
-      config.jobs.enqueueTimeoutMs,
+      config.jobs,
     );
-    log.debug({ jobId: job.id }, 'job enqueued');
-    const result = await awaitResult(job, deps.scoringEvents, config.jobs.waitTimeoutMs);
     return { result, used: reservation.used, wishlistSubmitted: reservation.wishlistSubmitted };
   } catch (err) {
     // Scoring failed: the caller keeps the round. A failure to give it back is logged, not raised.

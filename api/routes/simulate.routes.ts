@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { awaitResult, enqueueScoreText, type JobIdentity } from '../../jobs';
+import { scoreThroughQueue, type JobIdentity } from '../../jobs';
 import { canonicalHash } from '../../shared/payments/canonical-hash';
 import { PRICES, PRODUCT_TERMS } from '../../shared/pricing';
 import type { AppContext, AppState } from '../context';
@@ -168,8 +168,9 @@ export function simulateRoutes(deps: AppDeps): Router<AppState> {
 
     // One scoring job per identity (the payment, or the bundle redemption), so a retry never scores twice.
     const scoreSession = async (identity: JobIdentity) => {
-      const job = await enqueueScoreText(
+      const { score } = await scoreThroughQueue(
         deps.scoringQueue,
+        deps.scoringEvents,
         {
           text: request.proposed_text,
           delaySeconds: request.response_delay_seconds,
@@ -179,9 +180,8 @@ export function simulateRoutes(deps: AppDeps): Router<AppState> {
           reqId: ctx.state.reqId,
         },
         identity,
-        config.jobs.enqueueTimeoutMs,
+        config.jobs,
       );
-      const { score } = await awaitResult(job, deps.scoringEvents, config.jobs.waitTimeoutMs);
       const verdict = score.result;
       if (!verdict) throw new Error('the scorer returned no verdict for the target profile');
       return { score, verdict, eligible: verdict.eq_score > PRODUCT_TERMS.calibrationThresholdPct };
