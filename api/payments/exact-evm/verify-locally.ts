@@ -4,7 +4,6 @@ import { transferWithAuthorizationTypedData } from '../../../shared/payments/eip
 import type { Refusal } from '../refusal';
 import type { ExactEvmPayment } from './decode-payment-signature';
 
-
 /** The payment matches the requirement and is signed by the wallet the body names. */
 export interface BoundPayment {
   ok: true;
@@ -26,20 +25,15 @@ function chainIdOf(network: string): number | undefined {
 const EOA_SIGNATURE_HEX = 2 + 65 * 2;
 
 /**
- * Checks what does not change with time: the accepted requirement is the one offered (scheme,
+ * Checks the terms, without cryptography: the accepted requirement is the one offered (scheme,
  * network, asset, payTo, exact amount), the authorization pays exactly that to our treasury, and
- * its EIP-712 signature recovers to `from`, which must be the body's `wallet_address`.
- * Smart-wallet signatures are left to the facilitator's verification (it needs an RPC).
+ * its `from` is the body's `wallet_address`. {@link checkPaymentSignature} then proves `from` signed it.
  * @param payment - the decoded payment
  * @param requirement - the requirement this request offers
  * @param walletAddress - the body's `wallet_address`
  * @returns the payer, or the refusal
  */
-export async function checkPaymentBinding(
-  payment: ExactEvmPayment,
-  requirement: PaymentRequirements,
-  walletAddress: string,
-): Promise<BoundPayment | Refusal> {
+export function checkPaymentTerms(payment: ExactEvmPayment, requirement: PaymentRequirements, walletAddress: string): BoundPayment | Refusal {
   const accepted = payment.payload.accepted;
   const auth = payment.authorization;
   if (accepted.scheme !== 'exact' || requirement.scheme !== 'exact') return refuse('invalid_exact_evm_scheme', 'Only the exact scheme is accepted.');
@@ -58,29 +52,41 @@ export async function checkPaymentBinding(
   if (accepted.amount !== requirement.amount || auth.value !== requirement.amount) {
     return refuse('invalid_exact_evm_authorization_value', `The authorization must transfer exactly ${requirement.amount} atomic units.`);
   }
+  if (!/^0x[0-9a-fA-F]{40}$/.test(walletAddress) || !isAddressEqual(auth.from, walletAddress as `0x${string}`)) {
+    return refuse('wallet_address_mismatch', 'wallet_address must be the address that signed the payment.');
+  }
+  return { ok: true, payer: getAddress(auth.from) };
+}
+
+/**
+ * Proves the authorization was signed by its `from`: the EIP-712 signature over the token's domain
+ * (name and version from the requirement's `extra`, the network's chain id, the token) recovers to
+ * `from`. Smart-wallet signatures (longer than 65 bytes) need an RPC: the facilitator checks those.
+ * @param payment - the decoded payment
+ * @param requirement - the requirement this request offers
+ * @returns undefined when it holds, or the refusal
+ */
+export async function checkPaymentSignature(payment: ExactEvmPayment, requirement: PaymentRequirements): Promise<Refusal | undefined> {
   const extra = requirement.extra as { name?: string; version?: string } | undefined;
   const chainId = chainIdOf(requirement.network);
   if (!extra?.name || !extra.version || chainId === undefined) {
     return refuse('invalid_exact_evm_missing_eip712_domain', 'The requirement lacks its EIP-712 domain.');
   }
-  if (payment.signature.length === EOA_SIGNATURE_HEX) {
-    let signer: `0x${string}`;
-    try {
-      signer = await recoverTypedDataAddress({
-        ...transferWithAuthorizationTypedData({ name: extra.name, version: extra.version, chainId, asset: requirement.asset }, auth),
-        signature: payment.signature,
-      });
-    } catch {
-      return refuse('invalid_exact_evm_signature', 'The signature is not a valid EIP-712 signature.');
-    }
-    if (!isAddressEqual(signer, auth.from)) {
-      return refuse('invalid_exact_evm_signature', 'The signature was not made by the authorization\'s `from` address.');
-    }
+  if (payment.signature.length !== EOA_SIGNATURE_HEX) return undefined;
+  const auth = payment.authorization;
+  let signer: `0x${string}`;
+  try {
+    signer = await recoverTypedDataAddress({
+      ...transferWithAuthorizationTypedData({ name: extra.name, version: extra.version, chainId, asset: requirement.asset }, auth),
+      signature: payment.signature,
+    });
+  } catch {
+    return refuse('invalid_exact_evm_signature', 'The signature is not a valid EIP-712 signature.');
   }
-  if (!/^0x[0-9a-fA-F]{40}$/.test(walletAddress) || !isAddressEqual(auth.from, walletAddress as `0x${string}`)) {
-    return refuse('wallet_address_mismatch', 'wallet_address must be the address that signed the payment.');
+  if (!isAddressEqual(signer, auth.from)) {
+    return refuse('invalid_exact_evm_signature', "The signature was not made by the authorization's `from` address.");
   }
-  return { ok: true, payer: getAddress(auth.from) };
+  return undefined;
 }
 
 // Slack on top of maxTimeoutSeconds for clock skew between client and server.

@@ -6,7 +6,7 @@ import { FacilitatorUnavailableError, type Facilitator } from '../../../shared/p
 import type { Charge } from '../charge';
 import { usdcRequirement } from '../challenge';
 import { decodePaymentSignature } from '../exact-evm/decode-payment-signature';
-import { checkPaymentBinding, checkPaymentWindow } from '../exact-evm/verify-locally';
+import { checkPaymentSignature, checkPaymentTerms, checkPaymentWindow } from '../exact-evm/verify-locally';
 import type { PaymentClaim, Refusal } from './rail';
 
 function storedSignature(row: AuthorizationRow): string | undefined {
@@ -16,8 +16,8 @@ function storedSignature(row: AuthorizationRow): string | undefined {
 
 /**
  * Reads a `PAYMENT-SIGNATURE` (x402 v2, exact scheme, EIP-3009) and binds it to the request: the
- * accepted requirement is the offered one, the amount exact, the signature the wallet's. Its
- * `verify` then checks the time window and the resource and asks the facilitator.
+ * accepted requirement is the offered one, the amount exact, `from` the body's wallet. Its `verify`
+ * then checks the time window and the resource, recovers the signer, and asks the facilitator.
  * @param header - the header value
  * @param input - config, facilitator, charge, the body's wallet, request path and hash
  * @returns the claim, or a refusal
@@ -30,7 +30,7 @@ export async function claimExactEvmPayment(
   const requirement: PaymentRequirements | undefined = usdcRequirement(input.payments, input.charge);
   if (!requirement) return { ok: false, reason: 'unsupported_rail', message: 'This server takes only the rails listed in accepts.' };
   const payment = decodePaymentSignature(header);
-  const bound = await checkPaymentBinding(payment, requirement, input.wallet);
+  const bound = checkPaymentTerms(payment, requirement, input.wallet);
   if (!bound.ok) return bound;
   const key = {
     network: requirement.network,
@@ -45,14 +45,17 @@ export async function claimExactEvmPayment(
     async verify(): Promise<NewAuthorization | Refusal> {
       const late = checkPaymentWindow(payment, requirement, input.path, Math.floor(Date.now() / 1000));
       if (late) return late;
-      let verdict;
-      try {
-        verdict = await input.facilitator.verify(payment.payload, requirement);
-      } catch (err) {
-        if (!(err instanceof FacilitatorUnavailableError)) throw err;
+      // Our own signature check and the facilitator's verification run side by side; ours decides first.
+      const [forged, verdict] = await Promise.all([
+        checkPaymentSignature(payment, requirement),
+        input.facilitator.verify(payment.payload, requirement).catch((err: unknown) => ({ failed: err })),
+      ]);
+      if (forged) return forged;
+      if ('failed' in verdict) {
+        if (!(verdict.failed instanceof FacilitatorUnavailableError)) throw verdict.failed;
         throw new UnavailableError('facilitator_unavailable', 'The payment facilitator cannot be reached; nothing was charged, retry later.', {
           headers: { 'Retry-After': '5' },
-          cause: err,
+          cause: verdict.failed,
         });
       }
       if (!verdict.isValid) {
