@@ -1,7 +1,8 @@
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 import type { Analysis, Sentence, Token } from './types';
-import { stem } from './stem';
+import { stemOf } from './stem';
+import { Word } from './word';
 
 // One tagger per thread: loading the model costs ~100 ms, tagging a 100-word reply ~0.2 ms.
 const nlp = winkNLP(model, ['sbd', 'pos']);
@@ -9,33 +10,46 @@ const its = nlp.its;
 
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ']);
 
-/** What the tagger's lexicon holds for one lexeme, with the two strings we derive from its text. */
-interface Lexeme {
-  value: string;
-  type: string;
-  lower: string;
-  blank: boolean;
+/**
+ * What the tagger's lexicon holds for one lexeme, with what we derive from its text. It is the
+ * {@link Word} of its tokens (norm: the lowercased text), whose facts the measures share.
+ */
+class Lexeme extends Word {
+  /** Whitespace only (the tagger keeps some as tokens; we drop them). */
+  readonly blank: boolean;
+
+  constructor(
+    readonly value: string,
+    readonly type: string,
+  ) {
+    super(value.toLowerCase());
+    this.blank = value.trim() === '';
+  }
 }
 
 /**
  * Lexemes by the tagger's unique id. A token's value and type are properties of its lexeme, and
  * wink-nlp 2.4.0 never changes a lexeme once it has an id (new words are appended), so one pass for
  * the ids and a lookup here replace two property passes and a toLowerCase per token (~15 us of a
- * 100-word reply, issue 2). Stop words are not cached: for a contraction's parts the flag depends on
- * the expansion, not on the lexeme. Cleared when full, so a long-lived thread stays bounded.
+ * 100-word reply, issue 2). The lexeme's {@link Word} carries the facts the measures derive from
+ * its norm, so those are computed once per lexeme too. Stop words are not cached: for a
+ * contraction's parts the flag depends on the expansion, not on the lexeme (and reading the flag
+ * token by token costs more than the pass). Cleared when full, so a long-lived thread stays bounded.
  */
 const LEXEMES = new Map<number, Lexeme>();
 const MAX_LEXEMES = 100_000;
 
-function lexemesOf(doc: ReturnType<typeof nlp.readDoc>): Lexeme[] {
-  const ids = doc.tokens().out(its.uniqueId) as number[];
+type TokenCollection = ReturnType<ReturnType<typeof nlp.readDoc>['tokens']>;
+
+function lexemesOf(all: TokenCollection): Lexeme[] {
+  const ids = all.out(its.uniqueId) as number[];
   const out = new Array<Lexeme>(ids.length);
   for (let i = 0; i < ids.length; i++) {
     let lexeme = LEXEMES.get(ids[i]);
     if (!lexeme) {
-      const token = doc.tokens().itemAt(i);
+      const token = all.itemAt(i);
       const value = token.out(its.value) as string;
-      lexeme = { value, type: token.out(its.type) as string, lower: value.toLowerCase(), blank: value.trim() === '' };
+      lexeme = new Lexeme(value, token.out(its.type) as string);
       if (LEXEMES.size >= MAX_LEXEMES) LEXEMES.clear();
       LEXEMES.set(ids[i], lexeme);
     }
@@ -61,6 +75,33 @@ function isContentWord(t: Token): boolean {
 }
 
 /**
+ * An {@link Analysis} as a class, so contentStems can be built on first use by a prototype getter
+ * (only the incoming message's stems are ever read). A getter in an object literal puts every
+ * analysis in dictionary mode: each a.tokens read in the measures became a hash lookup, and the
+ * getter's closure, allocated in old space, kept every analysis alive past young-generation
+ * collections (~10% of a call in GC, issue 2).
+ */
+class TextAnalysis implements Analysis {
+  #contentStems: Set<string> | undefined = undefined;
+
+  constructor(
+    public text: string,
+    public tokens: Token[],
+    public sentences: Sentence[],
+    public words: number,
+  ) {}
+
+  get contentStems(): Set<string> {
+    if (!this.#contentStems) {
+      const stems = new Set<string>();
+      for (const t of this.tokens) if (isContentWord(t)) stems.add(stemOf(t.word));
+      this.#contentStems = stems;
+    }
+    return this.#contentStems;
+  }
+}
+
+/**
  * Analyzes a text once: tokens with exact character offsets, sentences, tags and content stems.
  * @param text - the original reply, unmodified
  * @returns the analysis every measure and signal reads
@@ -69,13 +110,16 @@ export function analyze(text: string): Analysis {
   const copy = normalizeForTagger(text);
   const same = copy === text;
   const doc = nlp.readDoc(copy);
-  const lexemes = lexemesOf(doc);
-  const tags = doc.tokens().out(its.pos) as string[];
-  const stops = doc.tokens().out(its.stopWordFlag) as unknown as boolean[];
+  // One collection for every pass: each tokens() call builds a fresh API object.
+  const all = doc.tokens();
+  const lexemes = lexemesOf(all);
+  const tags = all.out(its.pos) as string[];
+  const stops = all.out(its.stopWordFlag) as unknown as boolean[];
   const spans = doc.sentences().out(its.span) as unknown as [number, number][];
 
-  // Map wink token index -> our token index (we drop whitespace tokens).
-  const indexOf = new Int32Array(lexemes.length).fill(-1);
+  // Map wink token index -> our token index (we drop whitespace tokens). A plain array: a typed
+  // array over 64 bytes lives outside the heap and costs ~0.3 us to allocate (issue 2).
+  const indexOf: number[] = new Array<number>(lexemes.length).fill(-1);
   const tokens: Token[] = [];
   let cursor = 0;
   let words = 0;
@@ -93,15 +137,17 @@ export function analyze(text: string): Analysis {
     // When the token was found, value is exactly copy.slice(start, end), and the text slice too
     // when normalizing changed nothing.
     const found = at >= 0;
+    const word = found ? lexemes[i] : new Word(copy.slice(start, end).toLowerCase());
     tokens.push({
       text: found && same ? value : text.slice(start, end),
-      norm: found ? lexemes[i].lower : copy.slice(start, end).toLowerCase(),
+      norm: word.norm,
       start,
       end,
       pos: tags[i],
       kind,
       sentence: 0,
       stop: Boolean(stops[i]),
+      word,
     });
   }
 
@@ -125,19 +171,5 @@ export function analyze(text: string): Analysis {
     sentences.push({ start: tokens[first].start, end: tokens[last - 1].end, first, last, words: count });
   }
 
-  // Only the incoming message's stems are ever read, so they are built on first use.
-  let contentStems: Set<string> | undefined;
-  return {
-    text,
-    tokens,
-    sentences,
-    words,
-    get contentStems(): Set<string> {
-      if (!contentStems) {
-        contentStems = new Set<string>();
-        for (const t of tokens) if (isContentWord(t)) contentStems.add(stem(t.norm));
-      }
-      return contentStems;
-    },
-  };
+  return new TextAnalysis(text, tokens, sentences, words);
 }

@@ -4,8 +4,9 @@ import type { Contribution, DimensionMeasure } from './measure-types';
 import { compileLexicon, matchLexicon, type LexiconEntry } from './lexicon';
 import { sigmoid, type LinearModel } from './math';
 import { spanOf } from './span';
-import { stem } from './stem';
+import { stemOf } from './stem';
 import { measureHesitation } from './hesitation';
+import { wordFact } from './word';
 
 /** The versioned data behind the directness measure. */
 export interface DirectnessWeights {
@@ -136,12 +137,13 @@ const COUNTED_CAP = 1;
 /** Span evidence as flat (feature, start, end) triples; null when only values are needed. */
 type SpanSink = number[] | null;
 
+// The tokenizer keeps an abbreviation-like full stop on some words ("No." as in "number").
+const wordFlags = wordFact((norm: string): number =>
+  norm.length > 1 && norm.charCodeAt(norm.length - 1) === 46 ? WORD_FLAGS.get(norm.slice(0, -1)) ?? 0 : WORD_FLAGS.get(norm) ?? 0,
+);
+
 function flagsOf(t: Token): number {
-  if (t.kind !== 'word') return 0;
-  const norm = t.norm;
-  // The tokenizer keeps an abbreviation-like full stop on some words ("No." as in "number").
-  if (norm.length > 1 && norm.charCodeAt(norm.length - 1) === 46) return WORD_FLAGS.get(norm.slice(0, -1)) ?? 0;
-  return WORD_FLAGS.get(norm) ?? 0;
+  return t.kind === 'word' ? wordFlags(t.word) : 0;
 }
 
 /** First word token of a sentence, or -1. */
@@ -181,7 +183,7 @@ function imperativeAt(tokens: Token[], first: number, last: number): number {
 }
 
 /** Counts one fired feature and records where. */
-function fire(x: Float64Array, sink: SpanSink, feature: number, start: number, end: number): void {
+function fire(x: number[], sink: SpanSink, feature: number, start: number, end: number): void {
   x[feature]++;
   if (sink) sink.push(feature, start, end);
 }
@@ -194,8 +196,9 @@ function fire(x: Float64Array, sink: SpanSink, feature: number, start: number, e
  * @param hesitation - the precomputed hesitation measure, if any
  * @returns feature values in {@link DIRECTNESS_FEATURES} order
  */
-function extract(a: Analysis, incoming: Analysis | undefined, sink: SpanSink, hesitation?: DimensionMeasure): Float64Array {
-  const x = new Float64Array(DIRECTNESS_FEATURES.length);
+function extract(a: Analysis, incoming: Analysis | undefined, sink: SpanSink, hesitation?: DimensionMeasure): number[] {
+  // Not a Float64Array: typed arrays over 64 bytes live outside the heap and are slow to allocate.
+  const x: number[] = new Array<number>(DIRECTNESS_FEATURES.length).fill(0);
   const tokens = a.tokens;
   let sentences = 0;
   for (const s of a.sentences) if (s.words > 0) sentences++;
@@ -275,7 +278,7 @@ function extract(a: Analysis, incoming: Analysis | undefined, sink: SpanSink, he
  * otherwise at the first sentence that takes up the incoming message's content (a shared content
  * stem). Answering in the first sentence is direct; words spent before the answer are preamble.
  */
-function answerPosition(a: Analysis, incoming: Analysis, x: Float64Array, sink: SpanSink): void {
+function answerPosition(a: Analysis, incoming: Analysis, x: number[], sink: SpanSink): void {
   const tokens = a.tokens;
   const opener = firstWordOf(tokens, 0, tokens.length);
   if (opener >= 0 && flagsOf(tokens[opener]) & ANSWER_PARTICLE) {
@@ -291,7 +294,7 @@ function answerPosition(a: Analysis, incoming: Analysis, x: Float64Array, sink: 
       const t = tokens[i];
       // The same content-word test analyze() applies to build contentStems.
       if (t.kind !== 'word' || t.stop || !CONTENT_POS.has(t.pos) || t.norm.length <= 2 || t.norm.includes("'")) continue;
-      if (!incoming.contentStems.has(stem(t.norm))) continue;
+      if (!incoming.contentStems.has(stemOf(t.word))) continue;
       if (index === 0) {
         x[I.answerFirst] = 1;
         if (sink) sink.push(I.answerFirst, t.start, t.end);

@@ -3,7 +3,8 @@ import type { Contribution, EmpathyMeasure, MechanismLevel } from './measure-typ
 import { compileLexicon, type Lexicon } from './lexicon';
 import { clamp } from './math';
 import { spanOf } from './span';
-import { stem } from './stem';
+import { stemOf } from './stem';
+import { wordFact } from './word';
 import {
   DISTRESS_NEGATORS,
   DISTRESS_PHRASES,
@@ -119,6 +120,7 @@ function buildVocabulary(): Map<string, WordInfo> {
 }
 
 const VOCABULARY = buildVocabulary();
+const wordInfo = wordFact((norm: string): WordInfo | null => VOCABULARY.get(norm) ?? null);
 const DISTRESS = indexStarts(compileLexicon(DISTRESS_PHRASES));
 const NEGATORS = new Set(DISTRESS_NEGATORS);
 const BRIDGE = new Set(NEGATION_BRIDGE);
@@ -139,28 +141,13 @@ const CALIBRATION = config.calibration;
 // sentence each. More sentences saturate at 1 instead of stretching the scale for ordinary replies.
 const FULL_STRENGTH = MECHANISMS.reduce((s, m) => s + 2 * MODEL[m].level + MODEL[m].perSentence, 0);
 
-/**
- * The incoming message's content stems, with their first three letters as a cheap pre-filter:
- * stem() never changes the first three letters of a word it is given, and it is the costly step.
- */
-interface IncomingStems {
-  stems: Set<string>;
-  heads: Set<string>;
-}
-
-function incomingStems(incoming: Analysis): IncomingStems {
-  const heads = new Set<string>();
-  for (const st of incoming.contentStems) if (!GENERIC.has(st)) heads.add(st.slice(0, 3));
-  return { stems: incoming.contentStems, heads };
-}
-
-function sharesContent(a: Analysis, s: Sentence, incoming: IncomingStems): boolean {
+/** Whether a sentence of the reply has a content word whose stem the incoming message shares (stems are cached per word). */
+function sharesContent(a: Analysis, s: Sentence, incomingStems: Set<string>): boolean {
   for (let i = s.first; i < s.last; i++) {
     const t = a.tokens[i];
     if (t.kind !== 'word' || t.stop || t.norm.length <= 2 || !CONTENT_POS.has(t.pos) || t.norm.includes("'")) continue;
-    if (!incoming.heads.has(t.norm.slice(0, 3))) continue;
-    const st = stem(t.norm);
-    if (!GENERIC.has(st) && incoming.stems.has(st)) return true;
+    const st = stemOf(t.word);
+    if (!GENERIC.has(st) && incomingStems.has(st)) return true;
   }
   return false;
 }
@@ -198,9 +185,10 @@ interface ReplyScan {
 function scanReply(a: Analysis, evidence: boolean): ReplyScan {
   const tokens = a.tokens;
   const n = a.sentences.length;
-  const firstPerson = new Uint16Array(n);
-  const secondPerson = new Uint8Array(n);
-  const question = new Uint8Array(n);
+  // Plain arrays: a typed array over 64 bytes (a long reply) lives outside the heap, slow to allocate.
+  const firstPerson: number[] = new Array<number>(n).fill(0);
+  const secondPerson: number[] = new Array<number>(n).fill(0);
+  const question: number[] = new Array<number>(n).fill(0);
   const hits: LexiconHit[] = [];
   const scan: ReplyScan = { markers: [], warm: 0, cold: 0, warmthSpans: [], contemptSpans: [] };
   // Each lexicon matches without overlaps of its own, so each keeps its own resume position.
@@ -208,7 +196,7 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
   let valenceFrom = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    const info = VOCABULARY.get(t.norm);
+    const info = wordInfo(t.word);
     if (!info) {
       if (t.kind === 'punctuation' && t.norm.includes('?')) question[t.sentence] = 1;
       continue;
@@ -236,7 +224,7 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
       }
     }
   }
-  const asked = new Uint8Array(n);
+  const asked: number[] = new Array<number>(n).fill(0);
   for (const hit of hits) {
     const sentence = tokens[hit.token].sentence;
     if (hit.category === 'ex-ask') {
@@ -270,12 +258,12 @@ export function empathyFeatures(a: Analysis, incoming?: Analysis, evidence = tru
   const spans: Record<Mechanism, Span[]> = { er: [], ip: [], ex: [] };
   const seen: Record<Mechanism, Set<number>> = { er: new Set(), ip: new Set(), ex: new Set() };
   // Per sentence: 0 not checked yet, 1 generic, 2 shares a content stem with the incoming message.
-  const specific = new Uint8Array(a.sentences.length);
-  let stems: IncomingStems | undefined;
+  const specific: number[] = new Array<number>(a.sentences.length).fill(0);
+  let stems: Set<string> | undefined;
   const scan = scanReply(a, evidence);
   for (const m of scan.markers) {
     if (specific[m.sentence] === 0) {
-      if (incoming && !stems) stems = incomingStems(incoming);
+      if (incoming && !stems) stems = incoming.contentStems;
       specific[m.sentence] = stems && sharesContent(a, a.sentences[m.sentence], stems) ? 2 : 1;
     }
     const shared = specific[m.sentence] === 2;

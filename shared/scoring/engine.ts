@@ -11,8 +11,8 @@ import { round } from './math';
 import type { DimensionId, DimensionMeasure, EmpathyMeasure, SignalContext, SignalHit } from './measure-types';
 import type { DimensionResult, ProfileResult, ProfileSummary, ScoreInput, ScoreResult, SignalResult, TimingResult } from './result-types';
 import { detectSignals } from './signals';
-import { DIMENSIONS, MIN_FIT, PASS_SCORE, confidenceOf, empathyTarget, fitOf, machinePenalty, signalPenalty, weightsFor } from './style-fit';
-import { modelTiming, superhumanFloor, type TimingInput } from './timing';
+import { DIMENSIONS, MIN_FIT, PASS_SCORE, confidenceOf, empathyTarget, fitWithin, machinePenalty, signalPenalty, toleranceOf, weightsFor } from './style-fit';
+import { modelTiming, superhumanFloor, timingFit, type TimingInput } from './timing';
 import { validateScoreInput } from './validate-input';
 import { SCORER_VERSION } from './version';
 import type { Analysis } from './types';
@@ -32,6 +32,8 @@ interface Measured {
   values: number[];
   /** How sure each measure is, in {@link DIMENSIONS} order (it does not depend on the profile). */
   confidences: number[];
+  /** The tolerance band of each measure, from its confidence, in {@link DIMENSIONS} order. */
+  tolerances: number[];
   /** The incoming message's emotional load, or undefined without one (scales the empathy target). */
   emotionalLoad?: number;
 }
@@ -103,6 +105,7 @@ function measureOnce(input: ScoreInput, deep: boolean): Measured {
     if (timing.delaySeconds < floor) superhuman = superhumanSignal(timing, floor, reply.text);
   }
   const hasIncoming = incoming !== undefined;
+  const confidences = DIMENSIONS.map((dim) => confidenceOf(reply.words, hasIncoming, dim));
   return {
     reply,
     incoming,
@@ -111,7 +114,8 @@ function measureOnce(input: ScoreInput, deep: boolean): Measured {
     neutralSignals: detectSignals(reply, {}),
     superhuman,
     values: DIMENSIONS.map((dim) => dims[dim].value),
-    confidences: DIMENSIONS.map((dim) => confidenceOf(reply.words, hasIncoming, dim)),
+    confidences,
+    tolerances: confidences.map(toleranceOf),
     emotionalLoad: hasIncoming ? dims.empathy.emotionalLoad : undefined,
   };
 }
@@ -158,37 +162,46 @@ interface Verdict {
   signals: SignalHit[];
 }
 
+/** The dimensions of a verdict judged for ranking only: never read, so never built. */
+const NO_DIMENSIONS = Object.freeze({}) as Record<DimensionId, DimensionResult>;
+
 /**
  * Judges the reply against one profile. Ranking all 28 needs only the scores, so `full` false skips
- * the per-dimension records; the numbers are computed by the same code either way.
+ * the per-dimension and timing records (and their allocations, issue 2); the numbers are computed
+ * by the same code either way.
  */
 function judge(m: Measured, plan: ProfilePlan, deep: boolean, full = true): Verdict {
   const profile = plan.profile;
   const weights = m.timing !== undefined ? plan.weightsWithTiming : plan.weightsWithoutTiming;
-  const dimensions = {} as Record<DimensionId, DimensionResult>;
+  const dimensions = full ? ({} as Record<DimensionId, DimensionResult>) : NO_DIMENSIONS;
   let weighted = 0;
   let minFit = 1;
   for (let k = 0; k < DIMENSIONS.length; k++) {
     const measured = m.values[k];
     const target = k === EMPATHY ? empathyTarget(plan.targets[k], m.emotionalLoad) : plan.targets[k];
-    const confidence = m.confidences[k];
-    const { tolerance, fit } = fitOf(measured, target, confidence);
+    const tolerance = m.tolerances[k];
+    const fit = fitWithin(measured, target, tolerance);
     weighted += weights[k] * fit;
     minFit = Math.min(minFit, fit);
     if (!full) continue;
     const dim = DIMENSIONS[k];
-    const result: DimensionResult = { measured, target, tolerance, delta: measured - target, fit, weight: weights[k], confidence };
+    const result: DimensionResult = { measured, target, tolerance, delta: measured - target, fit, weight: weights[k], confidence: m.confidences[k] };
     if (deep) result.contributions = m.dims[dim].contributions;
     dimensions[dim] = result;
   }
   const signals = detectSignals(m.reply, plan.signalContext);
   let timing: TimingResult | undefined;
   if (m.timing) {
-    const t = modelTiming(m.timing, profile.tempo);
-    weighted += weights[TIMING] * t.fit;
-    minFit = Math.min(minFit, t.fit);
-    if (full) timing = { measured: t.measured, expected: t.expected, window: t.window, fit: t.fit, weight: weights[TIMING], superhuman: t.superhuman, floor: t.floor };
-    if (t.superhuman) signals.unshift(m.superhuman!);
+    let fit: number;
+    if (full) {
+      const t = modelTiming(m.timing, profile.tempo);
+      fit = t.fit;
+      timing = { measured: t.measured, expected: t.expected, window: t.window, fit: t.fit, weight: weights[TIMING], superhuman: t.superhuman, floor: t.floor };
+    } else fit = timingFit(m.timing, profile.tempo);
+    weighted += weights[TIMING] * fit;
+    minFit = Math.min(minFit, fit);
+    // The superhuman floor does not depend on the profile, so measureOnce's hit stands for every profile.
+    if (m.superhuman) signals.unshift(m.superhuman);
   }
   const styleFit = weighted; // weights sum to 1
   const penalty = machinePenalty(signals.map(signalPenalty));

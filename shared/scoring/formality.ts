@@ -3,6 +3,7 @@ import type { Analysis, Span, Token } from './types';
 import type { Contribution, DimensionMeasure } from './measure-types';
 import { clamp, type LinearModel } from './math';
 import { spanOf } from './span';
+import { wordFact } from './word';
 
 /** The versioned data behind the formality measure: a ridge model and the informal word list. */
 export interface FormalityWeights {
@@ -89,6 +90,10 @@ const POS_CLASS = new Map<string, number>([
 ]);
 
 const CONTRACTED_WORD = /^[a-z]+'(?:m|re|ve|ll|d|t)$/;
+// Facts of the norm alone that the contraction and sentence-end tests need (flags beside the word classes).
+const CONTRACTED = 64;
+const S_CLITIC = 128;
+const TRAILER = 256;
 const UPPER = /\p{Lu}/u;
 const LOWER_START = /^\p{Ll}/u;
 const SHOUT = /^\p{Lu}{3,}$/u;
@@ -97,6 +102,16 @@ const ELLIPSIS = /^(?:\.{2,}|…+)$/;
 const TRAILERS = new Set(['"', "'", ')', ']', '”', '’', '»']);
 const LONG_WORD = 7;
 const SENTENCE_CAP = 30;
+
+/** The word classes of a norm and its contraction and trailer facts, as bit flags. */
+const wordFlags = wordFact((norm: string): number => {
+  let flags = WORD_FLAGS.get(norm) ?? 0;
+  const apostrophe = norm.indexOf("'");
+  if (flags & CONTRACTION_TAIL || (apostrophe > 0 && CONTRACTED_WORD.test(norm))) flags |= CONTRACTED;
+  if (norm === "'s") flags |= S_CLITIC;
+  if (TRAILERS.has(norm)) flags |= TRAILER;
+  return flags;
+});
 
 /** Feature name to its slot in the value array. */
 const X = Object.fromEntries(FORMALITY_FEATURES.map((f, i) => [f, i])) as Record<FormalityFeature, number>;
@@ -125,20 +140,16 @@ const C_SIZE = 17;
 type SpanSink = number[] | null;
 
 function isContraction(t: Token, flags: number): boolean {
-  if (flags & CONTRACTION_TAIL) return true;
-  const norm = t.norm;
-  const apostrophe = norm.indexOf("'");
-  if (apostrophe < 0) return false;
+  if (flags & CONTRACTED) return true;
   // Possessive 's is tagged PART; the verb ("it's", "let's") is AUX or PRON.
-  if (norm === "'s") return t.pos !== 'PART';
-  return apostrophe > 0 && CONTRACTED_WORD.test(norm);
+  return (flags & S_CLITIC) !== 0 && t.pos !== 'PART';
 }
 
 /**
  * Adds one group's per-sentence feature values to the running sums. A group is a sentence plus
  * any word-less fragments (a trailing emoji, a lone "!!") the splitter cut off around it.
  */
-function addGroup(a: Analysis, first: number, last: number, c: Float64Array, sums: Float64Array, sink: SpanSink): void {
+function addGroup(a: Analysis, first: number, last: number, c: number[], sums: number[], sink: SpanSink): void {
   const tokens = a.tokens;
   const w = c[C_WORDS];
   const perWord = w > 0 ? 1 / w : 0;
@@ -147,7 +158,7 @@ function addGroup(a: Analysis, first: number, last: number, c: Float64Array, sum
   for (let i = first; i < last; i++) {
     const t = tokens[i];
     if (firstWord < 0 && t.kind === 'word') firstWord = i;
-    if (t.kind !== 'emoji' && t.kind !== 'emoticon' && !TRAILERS.has(t.norm)) lastMeaningful = i;
+    if (t.kind !== 'emoji' && t.kind !== 'emoticon' && !(wordFlags(t.word) & TRAILER)) lastMeaningful = i;
   }
   const lowercaseStart = firstWord >= 0 && LOWER_START.test(tokens[firstWord].text) ? 1 : 0;
   const allLowercase = c[C_LETTERS] > 0 && c[C_UPPER] === 0 ? 1 : 0;
@@ -190,7 +201,7 @@ function addGroup(a: Analysis, first: number, last: number, c: Float64Array, sum
 }
 
 /** Counts one token into the group counters (and its evidence into the sink). */
-function countToken(tokens: Token[], i: number, sentenceFirst: number, c: Float64Array, sink: SpanSink): void {
+function countToken(tokens: Token[], i: number, sentenceFirst: number, c: number[], sink: SpanSink): void {
   const t = tokens[i];
   const kind = t.kind;
   const norm = t.norm;
@@ -202,7 +213,7 @@ function countToken(tokens: Token[], i: number, sentenceFirst: number, c: Float6
     // norm differs from text only by case, straightened apostrophes and repaired surrogates.
     const cased = t.text !== norm;
     if (cased && c[C_UPPER] === 0 && UPPER.test(t.text)) c[C_UPPER] = 1;
-    const flags = WORD_FLAGS.get(norm) ?? 0;
+    const flags = wordFlags(t.word);
     if (flags & FIRST_PERSON) { c[C_FIRST]++; if (sink) sink.push(X.firstPerson, t.start, t.end); }
     if (flags & SECOND_PERSON) { c[C_SECOND]++; if (sink) sink.push(X.secondPerson, t.start, t.end); }
     if (isContraction(t, flags)) { c[C_CONTRACTIONS]++; if (sink) sink.push(X.contractions, t.start, t.end); }
@@ -259,9 +270,10 @@ function countToken(tokens: Token[], i: number, sentenceFirst: number, c: Float6
  * @param sink - receives (feature, start, end) triples, or null when only values are needed
  * @returns feature values in {@link FORMALITY_FEATURES} order
  */
-function extract(a: Analysis, sink: SpanSink): Float64Array {
-  const sums = new Float64Array(FORMALITY_FEATURES.length);
-  const counts = new Float64Array(C_SIZE);
+function extract(a: Analysis, sink: SpanSink): number[] {
+  // Not Float64Arrays: typed arrays over 64 bytes live outside the heap and are slow to allocate.
+  const sums: number[] = new Array<number>(FORMALITY_FEATURES.length).fill(0);
+  const counts: number[] = new Array<number>(C_SIZE).fill(0);
   let groups = 0;
   let groupFirst = -1;
   let groupLast = -1;
@@ -293,7 +305,7 @@ export function formalityFeatures(a: Analysis): Record<FormalityFeature, number>
   return toRecord(extract(a, null));
 }
 
-function toRecord(values: Float64Array): Record<FormalityFeature, number> {
+function toRecord(values: readonly number[]): Record<FormalityFeature, number> {
   const out = {} as Record<FormalityFeature, number>;
   for (let j = 0; j < FORMALITY_FEATURES.length; j++) out[FORMALITY_FEATURES[j]] = values[j];
   return out;

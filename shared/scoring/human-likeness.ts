@@ -3,6 +3,7 @@ import { clamp, linearPredict, sigmoid, type LinearModel } from './math';
 import { coefficientOfVariation, countContractions, findExcessVocab, lowerOf } from './signals';
 import { spanOf } from './span';
 import type { Analysis, Span } from './types';
+import { wordFact } from './word';
 import weights from './weights/human-likeness.json';
 
 /** The stored model: a standardized logistic model, its version, and the human-typical prior of each feature. */
@@ -55,6 +56,21 @@ const QUOTE_CHARS = /["\u201c\u201d]/g;
 // A spaced hyphen or double hyphen typed as a dash. Dev check: 111/600 human vs 42/600 AI
 // fastdetect texts (BBC house style makes xsum 77/5); the em dash is the model's form.
 const PLAIN_DASH = / - | -- |--/g;
+
+// What the token scan needs to know about a word, from its norm alone.
+const NOMINAL = 1;
+const FIRST = 2;
+const CASUAL = 4;
+const ING = 8;
+const CLAUSE_OPENER = 16;
+const wordClass = wordFact(
+  (n: string): number =>
+    (n.length > 6 && NOMINAL_SUFFIX.test(n) && !n.includes("'") ? NOMINAL : 0) |
+    (FIRST_PERSON.has(n) ? FIRST : 0) |
+    (CASUAL_WORDS.has(n) ? CASUAL : 0) |
+    (n.length > 5 && n.endsWith('ing') ? ING : 0) |
+    (CLAUSE_OPENERS.has(n) ? CLAUSE_OPENER : 0),
+);
 
 /** The fitted features, as produced by {@link humanLikenessFeatures}. */
 export type HumanLikenessFeatures = Record<string, number>;
@@ -112,12 +128,12 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
   const tokens = a.tokens;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    const n = t.norm;
     if (t.kind === 'word') {
-      if (n.length > 6 && NOMINAL_SUFFIX.test(n) && !n.includes("'")) nominal.add(t.start, t.end);
-      if (FIRST_PERSON.has(n)) firstPerson.add(t.start, t.end);
-      if (CASUAL_WORDS.has(n) || t.text === 'i') casual.add(t.start, t.end);
-      if (i > 0 && tokens[i - 1].text === ',' && n.length > 5 && n.endsWith('ing') && t.pos === 'VERB') participles.add(t.start, t.end);
+      const c = wordClass(t.word);
+      if (c & NOMINAL) nominal.add(t.start, t.end);
+      if (c & FIRST) firstPerson.add(t.start, t.end);
+      if (c & CASUAL || t.text === 'i') casual.add(t.start, t.end);
+      if (i > 0 && tokens[i - 1].text === ',' && c & ING && t.pos === 'VERB') participles.add(t.start, t.end);
     } else if (t.kind === 'number') digits.add(t.start, t.end);
     else if (t.text === '?' || t.text === '...' || t.text === '\u2026' || t.kind === 'emoji' || t.kind === 'emoticon') {
       casual.add(t.start, t.end);
@@ -132,7 +148,7 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
     // A sentence typed without its capital is a casual mark.
     if (c >= 97 && c <= 122) casual.add(s.start, tokens[s.first].end);
     const first = tokens[s.first];
-    if (CLAUSE_OPENERS.has(first.norm)) {
+    if (wordClass(first.word) & CLAUSE_OPENER) {
       for (let k = s.first + 2; k < s.last; k++) {
         if (tokens[k].text === ',') {
           clauseOpeners.add(first.start, tokens[k].start);

@@ -1,5 +1,6 @@
 import { analyze } from './analyze';
 import type { Analysis, LexiconHit } from './types';
+import { wordFact, type Word } from './word';
 
 /** One lexicon entry as stored in versioned data: a phrase, its category and weight. */
 export interface LexiconEntry {
@@ -34,6 +35,8 @@ export interface Lexicon {
   wildcardFirst: CompiledPhrase[];
   /** byFirst, narrowed by the second word (see {@link SecondIndex}). */
   bySecond: Map<string, SecondIndex>;
+  /** bySecond's entry for a token's word, or null, remembered with the word (see {@link wordFact}). */
+  startingWith: (word: Word) => SecondIndex | null;
 }
 
 function indexSeconds(list: readonly CompiledPhrase[]): SecondIndex {
@@ -50,7 +53,8 @@ function indexSeconds(list: readonly CompiledPhrase[]): SecondIndex {
 
 /**
  * Compiles phrases with the same tokenizer the replies go through, so "don't" in a lexicon
- * matches "don't", "dont'" never, and "don’t" always.
+ * matches "don't", "dont'" never, and "don’t" always. Compile each lexicon once, at module load
+ * (its first-word lookup is a fact kept with each word, see {@link wordFact}).
  * @param entries - phrases with categories and weights
  * @returns a lexicon for {@link matchLexicon}
  */
@@ -81,7 +85,7 @@ export function compileLexicon(entries: readonly LexiconEntry[]): Lexicon {
   for (const list of byFirst.values()) list.sort((a, b) => b.parts.length - a.parts.length || (a.id < b.id ? -1 : 1));
   const bySecond = new Map<string, SecondIndex>();
   for (const [first, list] of byFirst) bySecond.set(first, indexSeconds(list));
-  return { byFirst, wildcardFirst, bySecond };
+  return { byFirst, wildcardFirst, bySecond, startingWith: wordFact((norm: string) => bySecond.get(norm) ?? null) };
 }
 
 function matchesAt(a: Analysis, at: number, parts: string[]): boolean {
@@ -108,7 +112,7 @@ export function matchLexicon(a: Analysis, lex: Lexicon): LexiconHit[] {
   const hits: LexiconHit[] = [];
   const tokens = a.tokens;
   for (let i = 0; i < tokens.length; i++) {
-    const seconds = lex.bySecond.get(tokens[i].norm);
+    const seconds = lex.startingWith(tokens[i].word);
     let found: CompiledPhrase | undefined;
     if (seconds) found = firstMatch(a, i, (i + 1 < tokens.length && seconds.bySecond.get(tokens[i + 1].norm)) || seconds.rest);
     if (!found && lex.wildcardFirst.length) found = firstMatch(a, i, lex.wildcardFirst);

@@ -48,13 +48,24 @@ export function confidenceOf(words: number, hasIncoming: boolean, dim: Dimension
 }
 
 /**
- * Fit of a measure to its target with a tolerance band that widens for short texts.
- * @returns tolerance and fit in 0..1
+ * The tolerance band of a measure around its target: it widens for short texts.
+ * @param confidence - how sure the measure is (see {@link confidenceOf})
+ * @returns the half-width of the band
  */
-export function fitOf(measured: number, target: number, confidence: number): { tolerance: number; fit: number } {
-  const tolerance = 0.1 + 0.15 * (1 - confidence);
+export function toleranceOf(confidence: number): number {
+  return 0.1 + 0.15 * (1 - confidence);
+}
+
+/**
+ * Fit of a measure to its target: 1 inside the tolerance band, falling linearly to 0 beyond it.
+ * @param measured - the measure
+ * @param target - the profile's target
+ * @param tolerance - the band (see {@link toleranceOf})
+ * @returns fit in 0..1
+ */
+export function fitWithin(measured: number, target: number, tolerance: number): number {
   const excess = Math.max(0, Math.abs(measured - target) - tolerance);
-  return { tolerance, fit: clamp(1 - excess / FIT_RANGE) };
+  return clamp(1 - excess / FIT_RANGE);
 }
 
 /**

@@ -42,6 +42,33 @@ export function superhumanFloor(replyChars: number, incomingWords: number): numb
   return (60 * (replyChars / CHARS_PER_WORD)) / FLOOR_TYPE_WPM + (60 * incomingWords) / FLOOR_READ_WPM;
 }
 
+/** Read, think and type seconds of a reply for a tempo (their sum is the expected delay). */
+function componentsOf(input: TimingInput, tempo: Tempo): { read: number; think: number; type: number } {
+  return {
+    read: (60 * input.incomingWords) / tempo.readWpm,
+    think: tempo.thinkSeconds * (1 + 0.25 * Math.min(input.incomingQuestions, 4)),
+    type: (60 * (input.replyChars / CHARS_PER_WORD)) / (COMPOSE_FACTOR * tempo.typeWpm),
+  };
+}
+
+/** The 80% plausible window [low, high] around the expected delay: the slow tail is 1.5 times longer. */
+function windowLow(expected: number, tempo: Tempo): number {
+  return expected * Math.exp(-Z80 * tempo.sigma);
+}
+
+function windowHigh(expected: number, tempo: Tempo): number {
+  return expected * Math.exp(Z80 * (1.5 * tempo.sigma));
+}
+
+/** The fit of a delay to the window [low, high] around the expected delay. */
+function fitIn(d: number, expected: number, low: number, high: number, tempo: Tempo): number {
+  if (d >= low && d <= high) return 1;
+  if (d <= 0) return 0;
+  const sigma = d < expected ? tempo.sigma : 1.5 * tempo.sigma;
+  const excess = (Math.abs(Math.log(d / expected)) - Z80 * sigma) / sigma;
+  return Math.exp(-0.5 * excess * excess);
+}
+
 /**
  * Models the delay as log-normal around read + think + type time, with a longer slow tail
  * (people get interrupted; too fast is more suspicious than too slow, Kalman & Rafaeli 2011).
@@ -50,22 +77,23 @@ export function superhumanFloor(replyChars: number, incomingWords: number): numb
  * @returns expected delay, the 80% window, the fit in 0..1 and the superhuman flag
  */
 export function modelTiming(input: TimingInput, tempo: Tempo): TimingModel {
-  const read = (60 * input.incomingWords) / tempo.readWpm;
-  const think = tempo.thinkSeconds * (1 + 0.25 * Math.min(input.incomingQuestions, 4));
-  const type = (60 * (input.replyChars / CHARS_PER_WORD)) / (COMPOSE_FACTOR * tempo.typeWpm);
-  const expected = read + think + type;
-  const sigmaFast = tempo.sigma;
-  const sigmaSlow = 1.5 * tempo.sigma;
-  const window: [number, number] = [expected * Math.exp(-Z80 * sigmaFast), expected * Math.exp(Z80 * sigmaSlow)];
+  const components = componentsOf(input, tempo);
+  const expected = components.read + components.think + components.type;
+  const window: [number, number] = [windowLow(expected, tempo), windowHigh(expected, tempo)];
   const floor = superhumanFloor(input.replyChars, input.incomingWords);
   const d = input.delaySeconds;
-  let fit: number;
-  if (d >= window[0] && d <= window[1]) fit = 1;
-  else if (d <= 0) fit = 0;
-  else {
-    const sigma = d < expected ? sigmaFast : sigmaSlow;
-    const excess = (Math.abs(Math.log(d / expected)) - Z80 * sigma) / sigma;
-    fit = Math.exp(-0.5 * excess * excess);
-  }
-  return { measured: d, expected, window, fit, superhuman: d < floor, floor, components: { read, think, type } };
+  return { measured: d, expected, window, fit: fitIn(d, expected, window[0], window[1], tempo), superhuman: d < floor, floor, components };
+}
+
+/**
+ * The fit alone of {@link modelTiming}, by the same arithmetic and without its records: ranking
+ * all 28 profiles needs nothing else (issue 2).
+ * @param input - the exchange
+ * @param tempo - the profile's tempo
+ * @returns the fit in 0..1
+ */
+export function timingFit(input: TimingInput, tempo: Tempo): number {
+  const c = componentsOf(input, tempo);
+  const expected = c.read + c.think + c.type;
+  return fitIn(input.delaySeconds, expected, windowLow(expected, tempo), windowHigh(expected, tempo), tempo);
 }

@@ -1,3 +1,5 @@
+import type { Word } from './word';
+
 /** A half-open range of UTF-16 code units in the original reply, with the text it covers. */
 export interface Span {
   start: number;
@@ -21,6 +23,8 @@ export interface Token {
   sentence: number;
   /** True for stop words (function words). */
   stop: boolean;
+  /** The token's lexeme, with the facts the measures derive from its norm (norm is word.norm). */
+  word: Word;
 }
 
 /** A sentence as token and character ranges. */
