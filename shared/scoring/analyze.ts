@@ -4,9 +4,57 @@ import type { Analysis, Sentence, Token } from './types';
 import { stemOf } from './stem';
 import { Word } from './word';
 
-// One tagger per thread: loading the model costs ~100 ms, tagging a 100-word reply ~0.2 ms.
-const nlp = winkNLP(model, ['sbd', 'pos']);
-const its = nlp.its;
+/** The part of wink's lexeme table we touch: text -> id, and the texts by id. */
+interface LexemeTable {
+  hash: Record<string, number>;
+  list: string[];
+  intrinsicSize: number;
+}
+
+/**
+ * A tagger whose lexeme table we can reach. wink-nlp builds each instance's lexicon from the
+ * model's `core()` and, reading a document, adds every out-of-vocabulary word to it; a later
+ * document then finds that word there and keeps it whole where a fresh tagger would split it
+ * ("SSRI's"). So scores would depend on what the thread read before. {@link analyze} forgets the
+ * words each document added (see {@link forgetLexemesFrom}); this keeps a handle on the table.
+ */
+function createTagger() {
+  let table: LexemeTable | undefined;
+  const tagger = winkNLP(
+    {
+      ...model,
+      core: () => {
+        const core = (model as unknown as { core: () => object }).core();
+        table = (core as unknown as { features: { lexeme: LexemeTable } }).features.lexeme;
+        return core;
+      },
+    },
+    ['sbd', 'pos'],
+  );
+  if (!table) throw new Error('wink-nlp did not load the model core');
+  return { nlp: tagger, table };
+}
+
+// One tagger per thread: loading it costs ~60 ms, tagging a 100-word reply ~0.1 ms.
+let tagger = createTagger();
+const its = tagger.nlp.its;
+// Forgotten words still take an id and a row (ids only grow): past this many the tagger is rebuilt.
+const MAX_FORGOTTEN_LEXEMES = 250_000;
+
+/**
+ * Forgets the words the last document added to the tagger's lexicon, so the next document is
+ * tokenized as by a fresh tagger. Their ids and rows stay (wink appends both in step), so the
+ * tokens already read keep their values; the table's lookup no longer finds them.
+ * @param from - the table's length before the document was read
+ */
+function forgetLexemesFrom(from: number): void {
+  const { hash, list } = tagger.table;
+  for (let id = from; id < list.length; id++) if (hash[list[id]] === id) delete hash[list[id]];
+  if (list.length - tagger.table.intrinsicSize > MAX_FORGOTTEN_LEXEMES) {
+    tagger = createTagger();
+    LEXEMES.clear(); // ids start over in the new tagger
+  }
+}
 
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ']);
 
@@ -35,11 +83,13 @@ class Lexeme extends Word {
  * its norm, so those are computed once per lexeme too. Stop words are not cached: for a
  * contraction's parts the flag depends on the expansion, not on the lexeme (and reading the flag
  * token by token costs more than the pass). Cleared when full, so a long-lived thread stays bounded.
+ * A word outside the model's vocabulary gets a new id in every document (the tagger forgets it,
+ * see {@link forgetLexemesFrom}); its entry is dropped with the others when the map is full.
  */
 const LEXEMES = new Map<number, Lexeme>();
 const MAX_LEXEMES = 100_000;
 
-type TokenCollection = ReturnType<ReturnType<typeof nlp.readDoc>['tokens']>;
+type TokenCollection = ReturnType<ReturnType<(typeof tagger)['nlp']['readDoc']>['tokens']>;
 
 function lexemesOf(all: TokenCollection): Lexeme[] {
   const ids = all.out(its.uniqueId) as number[];
@@ -109,13 +159,23 @@ class TextAnalysis implements Analysis {
 export function analyze(text: string): Analysis {
   const copy = normalizeForTagger(text);
   const same = copy === text;
-  const doc = nlp.readDoc(copy);
-  // One collection for every pass: each tokens() call builds a fresh API object.
-  const all = doc.tokens();
-  const lexemes = lexemesOf(all);
-  const tags = all.out(its.pos) as string[];
-  const stops = all.out(its.stopWordFlag) as unknown as boolean[];
-  const spans = doc.sentences().out(its.span) as unknown as [number, number][];
+  const known = tagger.table.list.length;
+  let lexemes: Lexeme[];
+  let tags: string[];
+  let stops: boolean[];
+  let spans: [number, number][];
+  try {
+    const doc = tagger.nlp.readDoc(copy);
+    // One collection for every pass: each tokens() call builds a fresh API object.
+    const all = doc.tokens();
+    lexemes = lexemesOf(all);
+    tags = all.out(its.pos) as string[];
+    stops = all.out(its.stopWordFlag) as unknown as boolean[];
+    spans = doc.sentences().out(its.span) as unknown as [number, number][];
+  } finally {
+    // Everything below reads our copies, never the document.
+    forgetLexemesFrom(known);
+  }
 
   // Map wink token index -> our token index (we drop whitespace tokens). A plain array: a typed
   // array over 64 bytes lives outside the heap and costs ~0.3 us to allocate (issue 2).
