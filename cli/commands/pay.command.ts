@@ -32,7 +32,7 @@ function render(outcome: PaidSessionOutcome): string {
   if (outcome.status === 200 && body?.score) {
     lines.push(`EQ score ${body.score.eq_score} (${body.score.passed ? 'passed' : 'not passed'}) against ${body.target_profile}; human-likeness ${body.score.human_likeness}`);
     lines.push(`Add to the system prompt: ${body.score.suggested_prompt_addition}`);
-    lines.push(`Next step: ${body.improvement}`);
+    lines.push(String(body.improvement));
     if (Array.isArray(body.rewrite_guidance)) {
       for (const step of body.rewrite_guidance) lines.push(`  ${step.priority}. ${step.action}`);
     }
