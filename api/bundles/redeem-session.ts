@@ -2,10 +2,9 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../../shared/errors';
 import type { AppContext } from '../context';
 import type { AppDeps } from '../deps';
-import { buildChallenge, resourceUrlFor } from '../payments/challenge';
 import type { Charge } from '../payments/charge';
 import { idempotencyKeyHash } from '../payments/idempotency';
-import { REPLAY_HEADER } from '../payments/paid-call';
+import { paymentRequired, REPLAY_HEADER } from '../payments/paid-call';
 import { bundleTokenHashFrom, invalidBundleToken } from './bundle-token';
 import { findBundleByTokenHash, type BundleRow } from './bundle-store';
 import { walletKey } from './wallet-key';
@@ -138,14 +137,13 @@ function deliverRedemption(ctx: AppContext, response: Record<string, unknown> | 
 }
 
 function bundleExhausted(ctx: AppContext, deps: AppDeps, charge: Charge): void {
-  const { payments } = deps.config;
-  const challenge = buildChallenge(payments, charge, resourceUrlFor(payments, ctx.origin, ctx.path), 'bundle_exhausted');
-  ctx.status = 402;
-  ctx.set('PAYMENT-REQUIRED', challenge.header);
-  ctx.body = {
-    ...challenge.body,
-    message: 'This bundle has no credits left: pay for this call (sign the first entry of accepts and retry with PAYMENT-SIGNATURE, without X-BUNDLE-TOKEN), or buy a new bundle at POST /api/bundle.',
-  };
+  paymentRequired(
+    ctx,
+    deps,
+    charge,
+    'bundle_exhausted',
+    'This bundle has no credits left: pay for this call (sign the first entry of accepts and retry with PAYMENT-SIGNATURE, without X-BUNDLE-TOKEN), or buy a new bundle at POST /api/bundle.',
+  );
 }
 
 async function redeem(

@@ -86,12 +86,12 @@ export function buildChallenge(payments: AppConfig['payments'], charge: Charge, 
 }
 
 /**
- * The absolute URL of the paid resource: the configured public origin, or the request's own.
+ * The absolute URL of the paid resource: the configured public origin, or the request's own
+ * (protocol and Host; Koa 3's `ctx.origin` is the client's Origin header, not ours).
  * @param payments - the `payments` section of the config
- * @param origin - the request's own origin (protocol and Host; Koa's `ctx.origin` is the Origin header)
- * @param path - the request path
+ * @param request - the request's protocol, Host and path (a Koa context)
  * @returns the URL
  */
-export function resourceUrlFor(payments: AppConfig['payments'], origin: string, path: string): string {
-  return `${payments.publicBaseUrl ?? origin}${path}`;
+export function resourceUrlFor(payments: AppConfig['payments'], request: { protocol: string; host: string; path: string }): string {
+  return `${payments.publicBaseUrl ?? `${request.protocol}://${request.host}`}${request.path}`;
 }

@@ -64,8 +64,16 @@ export type PaidWork = (authorization: AuthorizationRow) => Promise<WorkOutcome>
 /** Response header set on an answer that replays an earlier delivery of the same payment. */
 export const REPLAY_HEADER = 'X-Payment-Replayed';
 
-function paymentRequired(ctx: AppContext, deps: AppDeps, charge: Charge, error: string, message?: string): void {
-  const challenge = buildChallenge(deps.config.payments, charge, resourceUrlFor(deps.config.payments, `${ctx.protocol}://${ctx.host}`, ctx.path), error);
+/**
+ * Answers 402 with the challenge of a charge: the x402 body and the PAYMENT-REQUIRED header.
+ * @param ctx - Koa context
+ * @param deps - app dependencies
+ * @param charge - what the request costs
+ * @param error - why payment is required (or why the payment was refused)
+ * @param message - one human sentence for the body
+ */
+export function paymentRequired(ctx: AppContext, deps: AppDeps, charge: Charge, error: string, message?: string): void {
+  const challenge = buildChallenge(deps.config.payments, charge, resourceUrlFor(deps.config.payments, ctx), error);
   ctx.status = 402;
   ctx.set('PAYMENT-REQUIRED', challenge.header);
   ctx.body = message ? { ...challenge.body, message } : challenge.body;

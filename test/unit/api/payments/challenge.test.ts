@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
-import { buildChallenge } from '../../../../api/payments/challenge';
+import { buildChallenge, resourceUrlFor } from '../../../../api/payments/challenge';
 import { loadConfig } from '../../../../shared/config';
 import { AppError } from '../../../../shared/errors';
 import { PRICES } from '../../../../shared/pricing';
@@ -57,5 +57,16 @@ describe('the 402 challenge', function () {
     expect(() => buildChallenge(bare, charge, url, 'payment_required'))
       .to.throw(AppError)
       .with.property('code', 'payments_not_configured');
+  });
+});
+
+describe('resourceUrlFor', function () {
+  it("takes the request's own protocol and Host, not the client's Origin header", function () {
+    const payments = loadConfig({}).payments;
+    expect(resourceUrlFor(payments, { protocol: 'http', host: '127.0.0.1:3999', path: '/api/simulate' })).to.equal('http://127.0.0.1:3999/api/simulate');
+  });
+  it('prefers the configured public origin', function () {
+    const payments = loadConfig({ PUBLIC_BASE_URL: 'https://api.example.test' }).payments;
+    expect(resourceUrlFor(payments, { protocol: 'http', host: 'internal:80', path: '/api/bundle' })).to.equal('https://api.example.test/api/bundle');
   });
 });
