@@ -83,6 +83,8 @@ export interface AppConfig {
     readonly settleWaitMs: number;
     /** Settlement jobs one worker process runs at once (they wait on the facilitator, not the CPU). */
     readonly settlementConcurrency: number;
+    /** A bundle redemption still reserved after this long was abandoned: its credit is given back. */
+    readonly abandonedRedemptionSeconds: number;
     /** Public origin of the API for `resource.url` (unset: taken from the request). */
     readonly publicBaseUrl?: string;
     /** x402 v1 network name of the legacy SOL rail. */
@@ -131,6 +133,7 @@ interface EnvShape {
   X402_FACILITATOR_TIMEOUT_MS: number;
   SETTLEMENT_WAIT_TIMEOUT_MS: number;
   SETTLEMENT_CONCURRENCY: number;
+  BUNDLE_REDEMPTION_ABANDONED_SECONDS: number;
   PUBLIC_BASE_URL?: string;
   X402_LEGACY_NETWORK: string;
   SOLANA_RPC_URL: string;
@@ -183,6 +186,7 @@ const ENV_SCHEMA = {
     X402_FACILITATOR_TIMEOUT_MS: int(100, 120_000, 10_000),
     SETTLEMENT_WAIT_TIMEOUT_MS: int(100, 600_000, 30_000),
     SETTLEMENT_CONCURRENCY: int(1, 256, 16),
+    BUNDLE_REDEMPTION_ABANDONED_SECONDS: int(60, 86_400, 600),
     PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^/]+$' },
     X402_LEGACY_NETWORK: { type: 'string', enum: ['solana', 'solana-devnet'], default: 'solana' },
     SOLANA_RPC_URL: { type: 'string', pattern: '^https?://', default: 'https://api.mainnet-beta.solana.com' },
@@ -285,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       facilitatorTimeoutMs: e.X402_FACILITATOR_TIMEOUT_MS,
       settleWaitMs: e.SETTLEMENT_WAIT_TIMEOUT_MS,
       settlementConcurrency: e.SETTLEMENT_CONCURRENCY,
+      abandonedRedemptionSeconds: e.BUNDLE_REDEMPTION_ABANDONED_SECONDS,
       publicBaseUrl: e.PUBLIC_BASE_URL,
       legacyNetwork: e.X402_LEGACY_NETWORK,
       solanaRpcUrl: e.SOLANA_RPC_URL,

@@ -8,7 +8,14 @@ import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
-import { createHeartbeatProcessor, MAINTENANCE_HEARTBEAT_JOB, MAINTENANCE_HEARTBEAT_SCHEDULER } from './maintenance.processor';
+import {
+  createHeartbeatProcessor,
+  createRedemptionSweepProcessor,
+  MAINTENANCE_HEARTBEAT_JOB,
+  MAINTENANCE_HEARTBEAT_SCHEDULER,
+  MAINTENANCE_REDEMPTION_SWEEP_JOB,
+  MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER,
+} from './maintenance.processor';
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './score-text.processor';
 import { createSettlePaymentProcessor } from './settle-payment.processor';
@@ -93,14 +100,28 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
 
   const maintenanceQueue = new Queue(QUEUE.maintenance, { connection, prefix });
   maintenanceQueue.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'queue error'));
+  // Upserted at every start with fixed ids, so any number of workers registers each schedule once.
+  const scheduled = { removeOnComplete: { count: 10 }, removeOnFail: { count: 50 } };
   await maintenanceQueue.upsertJobScheduler(
     MAINTENANCE_HEARTBEAT_SCHEDULER,
     { every: config.scoring.maintenanceEveryMs },
-    { name: MAINTENANCE_HEARTBEAT_JOB, data: {}, opts: { removeOnComplete: { count: 10 }, removeOnFail: { count: 50 } } },
+    { name: MAINTENANCE_HEARTBEAT_JOB, data: {}, opts: scheduled },
+  );
+  await maintenanceQueue.upsertJobScheduler(
+    MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER,
+    { every: config.scoring.maintenanceEveryMs },
+    { name: MAINTENANCE_REDEMPTION_SWEEP_JOB, data: {}, opts: scheduled },
   );
   const maintenance = new Worker(
     QUEUE.maintenance,
-    createDispatcher(QUEUE.maintenance, { [MAINTENANCE_HEARTBEAT_JOB]: createHeartbeatProcessor(log) }),
+    createDispatcher(QUEUE.maintenance, {
+      [MAINTENANCE_HEARTBEAT_JOB]: createHeartbeatProcessor(log),
+      [MAINTENANCE_REDEMPTION_SWEEP_JOB]: createRedemptionSweepProcessor({
+        dataSource,
+        olderThanSeconds: config.payments.abandonedRedemptionSeconds,
+        log,
+      }),
+    }),
     { connection, prefix, concurrency: 1 },
   );
   maintenance.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'worker error'));

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../shared/errors';
+import { refundRedemption } from '../../shared/payments/bundle-refunds';
 import type { AppContext } from '../context';
 import type { AppDeps } from '../deps';
 import type { Charge } from '../payments/charge';
@@ -95,19 +96,6 @@ async function reserveCredit(
   }
 }
 
-// Gives the credit back when the session could not be scored. Deleting the reserved row first
-// makes the refund happen once, whoever else was waiting on the same redemption.
-async function refundCredit(ds: DataSource, redemptionId: string): Promise<void> {
-  await ds.transaction(async (tx) => {
-    const deleted = (await tx.query(`DELETE FROM bundle_redemptions WHERE id = $1 AND status = 'reserved' RETURNING bundle_id`, [redemptionId])) as [
-      Array<{ bundle_id: string }>,
-      number,
-    ];
-    const row = deleted[0][0];
-    if (row) await tx.query(`UPDATE bundles SET credits_remaining = credits_remaining + 1, updated_at = now() WHERE id = $1`, [row.bundle_id]);
-  });
-}
-
 async function completeRedemption(ds: DataSource, redemption: Redemption, outcome: RedemptionOutcome): Promise<RawRedemption | undefined> {
   return ds.transaction(async (tx) => {
     const done = (await tx.query(
@@ -158,7 +146,7 @@ async function redeem(
   try {
     outcome = await work(redemption, bundle);
   } catch (err) {
-    await refundCredit(ds, redemption.id);
+    await refundRedemption(ds, redemption.id);
     throw err;
   }
   const stored = await completeRedemption(ds, redemption, outcome);
