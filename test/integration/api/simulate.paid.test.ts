@@ -36,6 +36,11 @@ describe('POST /api/simulate paid with x402 (real facilitator, real chain)', fun
     await paid.stack.truncate();
   });
 
+  async function signAndPost(body: Record<string, unknown>, amount: number, headers: Record<string, string>) {
+    const signed = await signPayment(payer, paid.requirement(amount), RESOURCE);
+    return { signed, response: await paid.stack.http.post('/api/simulate').set({ ...headers, 'PAYMENT-SIGNATURE': signed.header }).send(body) };
+  }
+
   async function pay(body: Record<string, unknown>, amount: number, options: SignOptions = {}, account = payer) {
     const signed = await signPayment(account, paid.requirement(amount), RESOURCE, options);
     return { signed, response: await paid.stack.http.post('/api/simulate').set('PAYMENT-SIGNATURE', signed.header).send(body) };
@@ -150,6 +155,29 @@ describe('POST /api/simulate paid with x402 (real facilitator, real chain)', fun
       expect(other.status).to.equal(409);
       expect(other.body.error.code).to.equal('payment_already_used');
       expect(await paid.count('ledger_sessions')).to.equal(1);
+    });
+
+    it('honours Idempotency-Key: the same key and request replay the first result and take no second payment', async function () {
+      const body = session(payer.address);
+      const key = { 'Idempotency-Key': 'agent-3-turn-17' };
+      const first = await signAndPost(body, BASIC, key);
+      expect(first.response.status).to.equal(200);
+      const afterFirst = await paid.balanceOf(payer.address);
+
+      // A retry that signed a fresh authorization: answered from the first payment; the new one is never reserved.
+      const retry = await signAndPost(body, BASIC, key);
+      expect(retry.response.status).to.equal(200);
+      expect(retry.response.headers['x-payment-replayed']).to.equal('true');
+      expect(retry.response.body).to.deep.equal(first.response.body);
+      expect(await paid.balanceOf(payer.address)).to.equal(afterFirst);
+      expect(await paid.count('payment_authorizations')).to.equal(1);
+
+      // The key with another request is a conflict, and costs nothing either.
+      const other = await signAndPost(session(payer.address, { proposed_text: 'Something else entirely.' }), BASIC, key);
+      expect(other.response.status).to.equal(409);
+      expect(other.response.body.error.code).to.equal('idempotency_conflict');
+      expect(await paid.count('payment_authorizations')).to.equal(1);
+      expect(await paid.balanceOf(payer.address)).to.equal(afterFirst);
     });
 
     it('settles 50 concurrent requests carrying one authorization exactly once', async function () {
