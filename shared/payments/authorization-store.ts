@@ -40,19 +40,11 @@ export interface SessionSummary {
   referralCode?: string | null;
 }
 
-/** A stored authorization. */
-export interface AuthorizationRow extends AuthorizationKey {
+/** A stored authorization: the reservation, and what happened to it since. */
+export interface AuthorizationRow extends NewAuthorization {
   id: string;
-  rail: StoredPayment['rail'];
-  x402Version: number;
-  resource: string;
-  product: string;
-  tier: string | null;
-  amount: string;
-  requestHash: string;
   resultId: string;
   status: AuthorizationStatus;
-  payment: StoredPayment;
   response: Record<string, unknown> | null;
   summary: SessionSummary | null;
   settleAttempts: number;
@@ -62,60 +54,11 @@ export interface AuthorizationRow extends AuthorizationKey {
   settledAt: Date | null;
 }
 
-interface RawRow {
-  id: string;
-  rail: StoredPayment['rail'];
-  network: string;
-  asset: string;
-  payer: string;
-  nonce: string;
-  x402_version: number;
-  resource: string;
-  product: string;
-  tier: string | null;
-  amount: string;
-  request_hash: string;
-  result_id: string;
-  status: AuthorizationStatus;
-  payment: StoredPayment;
-  response: Record<string, unknown> | null;
-  summary: SessionSummary | null;
-  settle_attempts: number;
-  last_error: string | null;
-  transaction: string | null;
-  created_at: Date;
-  settled_at: Date | null;
-}
-
-const COLUMNS = `id, rail, network, asset, payer, nonce, x402_version, resource, product, tier, amount::text AS amount,
-  request_hash, result_id, status, payment, response, summary, settle_attempts, last_error, transaction, created_at, settled_at`;
-
-function toRow(r: RawRow): AuthorizationRow {
-  return {
-    id: r.id,
-    rail: r.rail,
-    network: r.network,
-    asset: r.asset,
-    payer: r.payer,
-    nonce: r.nonce,
-    x402Version: r.x402_version,
-    resource: r.resource,
-    product: r.product,
-    tier: r.tier,
-    amount: r.amount,
-    requestHash: r.request_hash,
-    resultId: r.result_id,
-    status: r.status,
-    payment: r.payment,
-    response: r.response,
-    summary: r.summary,
-    settleAttempts: r.settle_attempts,
-    lastError: r.last_error,
-    transaction: r.transaction,
-    createdAt: r.created_at,
-    settledAt: r.settled_at,
-  };
-}
+// Columns aliased to the AuthorizationRow names, so rows need no mapping.
+const COLUMNS = `id, rail, network, asset, payer, nonce, x402_version AS "x402Version", resource, product, tier,
+  amount::text AS amount, request_hash AS "requestHash", result_id AS "resultId", status, payment, response, summary,
+  settle_attempts AS "settleAttempts", last_error AS "lastError", transaction, created_at AS "createdAt",
+  settled_at AS "settledAt"`;
 
 type Queryable = Pick<DataSource | EntityManager, 'query'>;
 
@@ -129,8 +72,8 @@ export async function findAuthorization(db: Queryable, key: AuthorizationKey): P
   const rows = (await db.query(
     `SELECT ${COLUMNS} FROM payment_authorizations WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,
     [key.network, key.asset, key.payer, key.nonce],
-  )) as RawRow[];
-  return rows[0] ? toRow(rows[0]) : undefined;
+  )) as AuthorizationRow[];
+  return rows[0];
 }
 
 /**
@@ -140,8 +83,8 @@ export async function findAuthorization(db: Queryable, key: AuthorizationKey): P
  * @returns the row, or undefined
  */
 export async function getAuthorization(db: Queryable, id: string): Promise<AuthorizationRow | undefined> {
-  const rows = (await db.query(`SELECT ${COLUMNS} FROM payment_authorizations WHERE id = $1`, [id])) as RawRow[];
-  return rows[0] ? toRow(rows[0]) : undefined;
+  const rows = (await db.query(`SELECT ${COLUMNS} FROM payment_authorizations WHERE id = $1`, [id])) as AuthorizationRow[];
+  return rows[0];
 }
 
 /**
@@ -176,8 +119,8 @@ export async function reserveAuthorization(
       randomUUID(),
       JSON.stringify(auth.payment),
     ],
-  )) as RawRow[];
-  if (inserted[0]) return { created: true, row: toRow(inserted[0]) };
+  )) as AuthorizationRow[];
+  if (inserted[0]) return { created: true, row: inserted[0] };
   const existing = await findAuthorization(db, auth);
   if (!existing) throw new Error('authorization vanished between insert and select');
   return { created: false, row: existing };
@@ -263,12 +206,11 @@ export async function recordSettlement(ds: DataSource, id: string, transaction: 
       `UPDATE payment_authorizations
           SET status = 'settled', transaction = $2, settled_at = now(), updated_at = now(), last_error = NULL
         WHERE id = $1 AND status = 'scored'
-        RETURNING ${COLUMNS}, calibration_text`,
+        RETURNING ${COLUMNS}, calibration_text AS "calibrationText"`,
       [id, transaction],
-    )) as [Array<RawRow & { calibration_text: string | null }>, number];
-    const raw = updated[0][0];
-    if (!raw) return undefined;
-    const row = toRow(raw);
+    )) as [Array<AuthorizationRow & { calibrationText: string | null }>, number];
+    const row = updated[0][0];
+    if (!row) return undefined;
     const summary = row.summary;
     const purchase = { authorizationId: row.id, payer: row.payer, asset: row.asset, amount: row.amount };
     // Referrals: bind before this ledger row exists (the wallet is "new" while it has none), then
@@ -299,11 +241,11 @@ export async function recordSettlement(ds: DataSource, id: string, transaction: 
         row.settledAt,
       ],
     )) as Array<{ id: string; settled_at: Date }>;
-    if (raw.calibration_text !== null && summary?.profile && summary.score !== null) {
+    if (row.calibrationText !== null && summary?.profile && summary.score !== null) {
       await tx.query(
         `INSERT INTO calibration_shares (result_id, profile, eq_score, text, scorer_version) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT ON CONSTRAINT uq_calibration_shares_result_id DO NOTHING`,
-        [row.resultId, summary.profile, summary.score, raw.calibration_text, summary.scorerVersion],
+        [row.resultId, summary.profile, summary.score, row.calibrationText, summary.scorerVersion],
       );
       await tx.query(`UPDATE payment_authorizations SET calibration_text = NULL WHERE id = $1`, [row.id]);
     }
