@@ -2,8 +2,8 @@ import Ajv from 'ajv';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { PaymentPayloadV2Schema } from '@x402/core/schemas';
 import type { PaymentPayload } from '@x402/core/types';
-import { AppError } from '../../../shared/errors';
 import type { Eip3009Authorization } from '../../../shared/payments/eip3009';
+import { InvalidPaymentHeaderError } from '../payment-header-error';
 
 
 /** A decoded x402 v2 payment with an exact-EVM (EIP-3009) payload. */
@@ -40,8 +40,8 @@ const exactEvmPayloadSchema = {
 } as const;
 const validateExactEvmPayload = new Ajv({ allErrors: true, strict: true }).compile(exactEvmPayloadSchema);
 
-function malformed(reason: string, message: string, extra: Record<string, unknown> = {}): AppError {
-  return new AppError(400, 'invalid_payment_header', message, { details: { header: 'PAYMENT-SIGNATURE', reason, ...extra } });
+function malformed(reason: string, message: string, extra: Record<string, unknown> = {}): InvalidPaymentHeaderError {
+  return new InvalidPaymentHeaderError('PAYMENT-SIGNATURE', reason, message, extra);
 }
 
 /**
@@ -50,7 +50,7 @@ function malformed(reason: string, message: string, extra: Record<string, unknow
  * Anything malformed is a 400 saying what is wrong, never a 500 and never a charge.
  * @param value - the header value
  * @returns the payment
- * @throws AppError 400 invalid_payment_header
+ * @throws InvalidPaymentHeaderError (400 invalid_payment_header)
  */
 export function decodePaymentSignature(value: string): ExactEvmPayment {
   const trimmed = value.trim();
