@@ -149,13 +149,15 @@ export async function storeResult(
   id: string,
   result: { response: Record<string, unknown>; summary: SessionSummary; calibrationText: string | null },
 ): Promise<AuthorizationRow> {
-  await db.query(
+  const updated = (await db.query(
     `UPDATE payment_authorizations
         SET status = 'scored', response = $2, summary = $3, calibration_text = $4, updated_at = now()
-      WHERE id = $1 AND status = 'reserved'`,
+      WHERE id = $1 AND status = 'reserved'
+      RETURNING ${COLUMNS}`,
     [id, JSON.stringify(result.response), JSON.stringify(result.summary), result.calibrationText],
-  );
-  const row = await getAuthorization(db, id);
+  )) as [AuthorizationRow[], number];
+  // Nothing updated: a concurrent replay stored its (identical) result first; read that one.
+  const row = updated[0][0] ?? (await getAuthorization(db, id));
   if (!row) throw new Error(`authorization ${id} not found`);
   return row;
 }
