@@ -106,11 +106,18 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
     }
   });
 
+  it('payForSession refuses (PaymentRefusedError) a quote for a token the caller did not allow', async function () {
+    const account = paid.facilitator.payers[7];
+    const before = await paid.balanceOf(account.address);
+    const refused = await payForSession({ url, privateKey: account.privateKey, request }).catch((e: unknown) => e);
+    expect(refused).to.be.instanceOf(PaymentRefusedError);
+    expect(await paid.balanceOf(account.address)).to.equal(before);
+  });
+
   it('rejects a malformed key without contacting the server', async function () {
     const run = io();
     const code = await payCommand(['--url', 'http://127.0.0.1:9', '--profile', 'grief-support-peer', 'hi'], run.io, { HUMANLIKE_PRIVATE_KEY: 'nope' }).catch((e: Error) => e);
     expect(code).to.be.instanceOf(Error);
     expect((code as Error).message).to.contain('32 bytes of hex');
-    expect(PaymentRefusedError).to.be.a('function');
   });
 });
