@@ -6,6 +6,7 @@ import type { Logger } from '../shared/logger';
 import type { Facilitator } from '../shared/payments/facilitator-client';
 import type { CapacityRunner } from './capacity';
 import type { FeedHub } from './feed/feed-hub';
+import type { CorpusScoreWriter } from './free-tier/corpus-scores';
 
 /** Everything the API needs from outside, built by `api/server.ts` (or by tests). */
 export interface AppDeps {
@@ -25,4 +26,6 @@ export interface AppDeps {
   facilitator: Facilitator;
   /** This process's subscription to the live feed of settlements. */
   feed: FeedHub;
+  /** Writes free corpus scores after the replies were sent; drained before the database closes. */
+  corpusScores: CorpusScoreWriter;
 }

@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { createCapacityRunner } from './capacity';
 import type { AppDeps } from './deps';
 import { createFeedHub } from './feed/feed-hub';
+import { createCorpusScoreWriter } from './free-tier/corpus-scores';
 
 /** A running API process. */
 export interface WebRuntime {
@@ -58,6 +59,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     settlementEvents,
     facilitator: createFacilitator(config.payments),
     feed,
+    corpusScores: createCorpusScoreWriter(dataSource, logger),
   };
   const close = async () => {
     try {
@@ -74,6 +76,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
           try {
             await closeRedis(redis);
           } finally {
+            await deps.corpusScores.drain();
             await dataSource.destroy();
           }
         }

@@ -2,6 +2,7 @@ export { QUEUE, closeQueueEvents, createQueue, createQueueEvents, defaultJobOpti
 export {
   SCORE_TEXT_JOB,
   enqueueScoreText,
+  freeScoreJobIdPrefix,
   jobIdFor,
   scoreThroughQueue,
   scoreTextPayloadSchema,

@@ -17,8 +17,6 @@ export interface ScoreTextPayload {
   deep: boolean;
   /** Request id of the API call, so worker log lines join API lines. */
   reqId?: string;
-  /** Free tier only: the consented reply enters the free corpus under this caller hash. */
-  freeCorpus?: { callerHash: string };
 }
 
 /** What the worker returns: the engine's result and the time the thread spent. */
@@ -45,17 +43,21 @@ export const scoreTextPayloadSchema = {
     profile: { type: 'string' },
     deep: { type: 'boolean' },
     reqId: { type: 'string' },
-    freeCorpus: {
-      type: 'object',
-      required: ['callerHash'],
-      additionalProperties: false,
-      properties: { callerHash: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
-    },
   },
 } as const;
 
 function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 40);
+}
+
+/**
+ * The part of a free score's job id that precedes the caller's reservation ordinal. The free tier
+ * completes the id inside the SQL statement that reserves the round.
+ * @param callerHash - the caller key
+ * @returns the prefix
+ */
+export function freeScoreJobIdPrefix(callerHash: string): string {
+  return `free-${callerHash.slice(0, 32)}-`;
 }
 
 /**
@@ -68,7 +70,7 @@ function digest(value: string): string {
 export function jobIdFor(identity: JobIdentity): string {
   switch (identity.kind) {
     case 'free-score':
-      return `free-${identity.callerHash.slice(0, 32)}-${identity.reservation}`;
+      return `${freeScoreJobIdPrefix(identity.callerHash)}${identity.reservation}`;
     case 'payment':
       return `pay-${digest(identity.authorization)}`;
     case 'idempotency-key':

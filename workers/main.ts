@@ -73,7 +73,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   const scoring = new Worker(
     QUEUE.scoring,
     createDispatcher(QUEUE.scoring, {
-      [SCORE_TEXT_JOB]: createScoreTextProcessor({ pool, dataSource, log }),
+      [SCORE_TEXT_JOB]: createScoreTextProcessor({ pool, log }),
     }),
     leasedOptions(config.scoring.concurrency),
   );

@@ -1,15 +1,12 @@
 import Ajv from 'ajv';
 import { UnrecoverableError, type Job, type Processor } from 'bullmq';
-import type { DataSource } from 'typeorm';
 import { encodeJobError, scoreTextPayloadSchema, type ScoreTextPayload, type ScoreTextResult } from '../jobs';
 import type { Logger } from '../shared/logger';
-import { recordFreeCorpusEntry } from './free-corpus';
 import type { ScoringPool } from './pool';
 
 /** What the scoring processor needs. */
 export interface ScoreTextProcessorDeps {
   pool: ScoringPool;
-  dataSource: DataSource;
   log: Logger;
 }
 
@@ -17,9 +14,10 @@ const validatePayload = new Ajv({ allErrors: true, strict: true }).compile<Score
 
 /**
  * Builds the BullMQ processor of the `scoring` queue: check the payload, score on the thread pool
- * (forwarding BullMQ's abort signal), persist the free-corpus row, return the result.
+ * (forwarding BullMQ's abort signal), return the result. The processor touches no database: what a
+ * product records about a scored reply, the API records.
  * Input that can never succeed fails at once (UnrecoverableError); anything else is retried.
- * @param deps - pool, DataSource and logger
+ * @param deps - pool and logger
  * @returns the processor
  */
 export function createScoreTextProcessor(deps: ScoreTextProcessorDeps): Processor<ScoreTextPayload, ScoreTextResult> {
@@ -36,9 +34,6 @@ export function createScoreTextProcessor(deps: ScoreTextProcessorDeps): Processo
       throw new UnrecoverableError(
         encodeJobError({ status: 422, code: out.error.code, message: out.error.message, details: { field: out.error.field } }),
       );
-    }
-    if (job.data.freeCorpus) {
-      await recordFreeCorpusEntry(deps.dataSource, String(job.id), { ...job.data, freeCorpus: job.data.freeCorpus }, out.result);
     }
     log.debug({ threadMs: Math.round(out.ms * 1000) / 1000 }, 'text scored');
     return { score: out.result, threadMs: out.ms };

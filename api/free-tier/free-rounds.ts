@@ -1,9 +1,17 @@
 import type { DataSource } from 'typeorm';
+import { freeScoreJobIdPrefix } from '../../jobs';
 import type { AppConfig } from '../../shared/config';
+
+/** The consented reply that enters the free corpus with the round (never the incoming message). */
+export interface CorpusDraft {
+  text: string;
+  profile?: string;
+  delaySeconds?: number;
+}
 
 /** The outcome of trying to reserve a free round. */
 export type Reservation =
-  | { ok: true; used: number; reservation: number; wishlistSubmitted: boolean }
+  | { ok: true; used: number; reservation: number; wishlistSubmitted: boolean; corpusEntryId: string }
   | { ok: false; reason: 'cap_reached' | 'wishlist_required'; used: number };
 
 /**
@@ -15,35 +23,59 @@ export async function ensureFreeCaller(dataSource: DataSource, callerHash: strin
   await dataSource.query(`INSERT INTO free_callers (caller_hash) VALUES ($1) ON CONFLICT (caller_hash) DO NOTHING`, [callerHash]);
 }
 
+// One statement, one round trip: a new caller is inserted with the round already counted (only
+// when the rules allow a first round without a wishlist; a caller with a wishlist has a row
+// already); an existing caller's row is updated under its row lock, and the WHERE re-checks the
+// rules on the locked row, so N racing calls never reserve more than the cap. The corpus row is written in the same statement, so a counted round always has its reply.
+const RESERVE_SQL = `
+  WITH reserved AS (
+    INSERT INTO free_callers AS c (caller_hash, scores_used, reservations, consented_at)
+    SELECT $1, 1, 1, now()
+     WHERE ($2::int > 0 AND $3::int > 1) OR EXISTS (SELECT 1 FROM free_callers WHERE caller_hash = $1)
+    ON CONFLICT (caller_hash) DO UPDATE
+       SET scores_used = c.scores_used + 1,
+           reservations = c.reservations + 1,
+           consented_at = COALESCE(c.consented_at, now()),
+           updated_at = now()
+     WHERE c.scores_used < $2::int
+       AND (c.scores_used + 1 < $3::int OR c.wishlist_submitted)
+    RETURNING c.scores_used, c.reservations, c.wishlist_submitted
+  ), entry AS (
+    INSERT INTO free_corpus_entries (job_id, caller_hash, profile, text, response_delay_seconds)
+    SELECT $4::text || reserved.reservations, $1, $5, $6, $7 FROM reserved
+    RETURNING id
+  )
+  SELECT reserved.scores_used, reserved.reservations, reserved.wishlist_submitted, entry.id AS entry_id
+    FROM reserved, entry`;
+
 /**
- * Reserves one lifetime free round atomically. A single conditional UPDATE takes the row lock, so
- * concurrent calls from one caller serialize and re-check the condition: N racing calls never
- * reserve more than the cap. The round is counted before scoring and given back if scoring fails.
+ * Reserves one lifetime free round and records the consented reply in the free corpus, atomically
+ * and in one round trip. The round is counted before scoring and given back if scoring fails.
  * @param dataSource - initialized DataSource
  * @param callerHash - the caller key
  * @param rules - the `freeTier` section of the config
- * @returns the reservation (used count after it, and the reservation ordinal that names the job), or why not
+ * @param draft - the reply that enters the free corpus
+ * @returns the reservation (used count after it, the ordinal that names the job, the corpus row), or why not
  */
 export async function reserveFreeRound(
   dataSource: DataSource,
   callerHash: string,
   rules: Pick<AppConfig['freeTier'], 'scoreLimit' | 'wishlistRequiredFrom'>,
+  draft: CorpusDraft,
 ): Promise<Reservation> {
-  await ensureFreeCaller(dataSource, callerHash);
-  const rows = (await dataSource.query(
-    `UPDATE free_callers
-        SET scores_used = scores_used + 1,
-            reservations = reservations + 1,
-            consented_at = COALESCE(consented_at, now()),
-            updated_at = now()
-      WHERE caller_hash = $1
-        AND scores_used < $2
-        AND (scores_used + 1 < $3 OR wishlist_submitted)
-      RETURNING scores_used, reservations, wishlist_submitted`,
-    [callerHash, rules.scoreLimit, rules.wishlistRequiredFrom],
-  )) as [Array<{ scores_used: number; reservations: number; wishlist_submitted: boolean }>, number];
-  const row = rows[0][0];
-  if (row) return { ok: true, used: row.scores_used, reservation: row.reservations, wishlistSubmitted: row.wishlist_submitted };
+  const rows = (await dataSource.query(RESERVE_SQL, [
+    callerHash,
+    rules.scoreLimit,
+    rules.wishlistRequiredFrom,
+    freeScoreJobIdPrefix(callerHash),
+    draft.profile ?? null,
+    draft.text,
+    draft.delaySeconds ?? null,
+  ])) as Array<{ scores_used: number; reservations: number; wishlist_submitted: boolean; entry_id: string }>;
+  const row = rows[0];
+  if (row) {
+    return { ok: true, used: row.scores_used, reservation: row.reservations, wishlistSubmitted: row.wishlist_submitted, corpusEntryId: row.entry_id };
+  }
   const state = (await dataSource.query(`SELECT scores_used FROM free_callers WHERE caller_hash = $1`, [callerHash])) as Array<{
     scores_used: number;
   }>;
@@ -52,13 +84,16 @@ export async function reserveFreeRound(
 }
 
 /**
- * Gives a reserved round back after scoring failed (queue down, timeout, scorer error).
+ * Gives a reserved round back after scoring failed (queue down, timeout, scorer error), and
+ * removes the reply the reservation recorded: an unscored round leaves nothing in the corpus.
  * @param dataSource - initialized DataSource
  * @param callerHash - the caller key
+ * @param corpusEntryId - the corpus row of the reservation
  */
-export async function releaseFreeRound(dataSource: DataSource, callerHash: string): Promise<void> {
+export async function releaseFreeRound(dataSource: DataSource, callerHash: string, corpusEntryId: string): Promise<void> {
   await dataSource.query(
-    `UPDATE free_callers SET scores_used = scores_used - 1, updated_at = now() WHERE caller_hash = $1 AND scores_used > 0`,
-    [callerHash],
+    `WITH removed AS (DELETE FROM free_corpus_entries WHERE id = $2 AND caller_hash = $1)
+     UPDATE free_callers SET scores_used = scores_used - 1, updated_at = now() WHERE caller_hash = $1 AND scores_used > 0`,
+    [callerHash, corpusEntryId],
   );
 }

@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { AppError, UnavailableError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { ScoreRequest } from '../schemas/score-request.schema';
+import type { CorpusScoreWriter } from './corpus-scores';
 import { releaseFreeRound, reserveFreeRound } from './free-rounds';
 import { upgradeBlock } from './upgrade';
 
@@ -15,6 +16,7 @@ export interface FreeScoreDeps {
   dataSource: DataSource;
   scoringQueue: Queue;
   scoringEvents: QueueEvents;
+  corpusScores: CorpusScoreWriter;
 }
 
 /** A scored free round. */
@@ -42,9 +44,10 @@ function database<T>(work: Promise<T>): Promise<T> {
 }
 
 /**
- * Runs one free-tier score: reserve a lifetime round (race-free), score through the `scoring`
- * queue, give the round back if scoring fails. Consent was checked by the request schema; a
- * request refused here consumes nothing.
+ * Runs one free-tier score: reserve a lifetime round (race-free) and record the consented reply in
+ * the free corpus, score through the `scoring` queue, queue the corpus row's scores; give the round
+ * back (and drop the reply) if scoring fails. Consent was checked by the request schema; a request
+ * refused here consumes nothing.
  * @param deps - config, DataSource, queue and queue events
  * @param callerHash - the caller key
  * @param request - the validated body
@@ -63,7 +66,8 @@ export async function runFreeScore(
 ): Promise<FreeScoreOutcome> {
   const { config } = deps;
   const rules = config.freeTier;
-  const reservation = await database(reserveFreeRound(deps.dataSource, callerHash, rules));
+  const draft = { text: request.proposed_text, profile: request.target_profile, delaySeconds: request.response_delay_seconds };
+  const reservation = await database(reserveFreeRound(deps.dataSource, callerHash, rules, draft));
   if (!reservation.ok && reservation.reason === 'cap_reached') {
     throw new AppError(429, 'free_cap_reached', `The free tier allows ${rules.scoreLimit} lifetime scores per caller; continue with the paid flow.`, {
       details: { limit: rules.scoreLimit, used: reservation.used },
@@ -86,15 +90,15 @@ export async function runFreeScore(
         profile: request.target_profile,
         deep: false,
         reqId,
-        freeCorpus: { callerHash },
       },
       { kind: 'free-score', callerHash, reservation: reservation.reservation },
       config.jobs,
     );
+    deps.corpusScores.record(reservation.corpusEntryId, result.score);
     return { result, used: reservation.used, wishlistSubmitted: reservation.wishlistSubmitted };
   } catch (err) {
     // Scoring failed: the caller keeps the round. A failure to give it back is logged, not raised.
-    await releaseFreeRound(deps.dataSource, callerHash).catch((releaseErr: unknown) =>
+    await releaseFreeRound(deps.dataSource, callerHash, reservation.corpusEntryId).catch((releaseErr: unknown) =>
       log.error({ err: releaseErr }, 'free round not given back'),
     );
     if (err instanceof AppError && err.status === 422 && isFieldDetails(err.details)) {

@@ -2,7 +2,9 @@
 // paid basic POST /api/simulate (x402 v2, a fresh authorization signed ahead of the run for every
 // request, verified by and settled through the project's facilitator on its development chain) and,
 // in the same run, against a no-op Koa + BullMQ round trip (scripts/bench/noop-round-trip.ts), at 1
-// and 50 connections. Prints requests/s and p50/p95/p99 latency, the ratios beside the goals
+// and 50 connections, and against the floor: that round trip with the engine run on the service's
+// Piscina pool in the worker and nothing else, the least any implementation of the architecture
+// can spend on a scored request. Prints requests/s and p50/p95/p99 latency, the ratios beside the goals
 // (issue 3: score >= 70% of the no-op's throughput at 50 connections, score p50 <= 1.5x the no-op's
 // at 1 connection; issue 4: paid p50 <= 3x the no-op's at 1 connection), where the CPU went, and
 // where a paid request's time goes (facilitator verify, scoring queue and thread, settlement queue,
@@ -30,7 +32,7 @@
 // BENCH_KEEP_LOGS=1 (keep the children's logs; with BENCH_LOG_LEVEL=debug they time every job).
 // SCORING_THREADS, SCORING_CONCURRENCY and other service variables pass through to the children.
 //
-// BENCH_TARGETS (no-op,score,paid) picks the targets.
+// BENCH_TARGETS (no-op,floor,score,paid) picks the targets.
 //
 // A case where more than 1% of responses are not 200 (or never came) fails the run: a bench of
 // 429s (or 402s) would measure the refusal path, not scoring.
@@ -48,7 +50,7 @@ import { QUEUE } from '../../jobs';
 import { loadConfig } from '../../shared/config';
 import { createDataSource } from '../../shared/db/create-data-source';
 import { PROFILES } from '../../shared/profiles';
-import { NOOP_QUEUE } from './noop-round-trip';
+import { FLOOR_QUEUE, NOOP_QUEUE } from './noop-round-trip';
 import { signPaidRequests, type PaidOffer, type PaidRequest } from './paid-requests';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -66,7 +68,7 @@ const MAX_NON_200 = 0.01;
 const GOAL_THROUGHPUT_RATIO = 0.7;
 const GOAL_P50_RATIO = 1.5;
 const GOAL_PAID_P50_RATIO = 3;
-const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,score,paid').split(',').map((t) => t.trim());
+const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,floor,score,paid').split(',').map((t) => t.trim());
 
 function positiveInt(name: string, dflt: number, zeroOk = false): number {
   const raw = process.env[name];
@@ -408,7 +410,7 @@ function mean(xs: number[]): number {
   return xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-type TargetName = 'no-op' | 'score' | 'paid';
+type TargetName = 'no-op' | 'floor' | 'score' | 'paid';
 
 interface CaseResult {
   target: TargetName;
@@ -540,7 +542,7 @@ function printDetail(r: CaseResult): void {
     .map(([k, v]) => `${k} ${v.toFixed(2)}`)
     .join(', ');
   const perRequest = (group: string[]) => f2((1000 * r.seconds * group.reduce((a, g) => a + (r.cpu[g] ?? 0), 0)) / Math.max(1, r.ok));
-  const side = r.target === 'no-op' ? ['no-op web', 'no-op worker'] : ['score web', 'score worker'];
+  const side = r.target === 'no-op' || r.target === 'floor' ? [`${r.target} web`, `${r.target} worker`] : ['score web', 'score worker'];
   out(`  ${r.target} x${r.connections}: cores busy: ${cpu}`);
   out(
     `  ${r.target} x${r.connections}: CPU ms per 200: web ${perRequest([side[0]])}, worker (with its threads) ${perRequest([side[1]])}, ` +
@@ -640,15 +642,26 @@ async function main(): Promise<void> {
     const noopEnv = { REDIS_URL, QUEUE_PREFIX: prefix, NOOP_CONCURRENCY: String(scoringConcurrency) };
     children.push(startChild('no-op web', runner, 'scripts/bench/noop-round-trip', ['web'], { ...noopEnv, PORT: String(noopPort) }, logDir));
     children.push(startChild('no-op worker', runner, 'scripts/bench/noop-round-trip', ['worker'], noopEnv, logDir));
+    const floorPort = await freePort();
+    if (TARGETS.includes('floor')) {
+      const floorEnv = { ...noopEnv, FLOOR_THREADS: String(loadConfig({ ...process.env, ...serviceEnv }).scoring.threads) };
+      children.push(startChild('floor web', runner, 'scripts/bench/noop-round-trip', ['floor-web'], { ...floorEnv, PORT: String(floorPort) }, logDir));
+      children.push(startChild('floor worker', runner, 'scripts/bench/noop-round-trip', ['floor-worker'], floorEnv, logDir));
+    }
 
     const score: Target = { name: 'score', url: `http://127.0.0.1:${scorePort}/api/score`, queue: QUEUE.scoring };
     const noop: Target = { name: 'no-op', url: `http://127.0.0.1:${noopPort}/`, queue: NOOP_QUEUE };
+    const floor: Target = { name: 'floor', url: `http://127.0.0.1:${floorPort}/`, queue: FLOOR_QUEUE };
     await waitFor('the API', async () => (await fetch(`http://127.0.0.1:${scorePort}/api/healthz`)).status === 200, children, 60_000);
     await waitFor('the no-op web', async () => (await fetch(`http://127.0.0.1:${noopPort}/`)).status === 200, children, 60_000);
     // One real request each (workers and threads up, the cap really lifted) before measuring.
     const isScore = (b: unknown) => typeof (b as { score?: { human_likeness?: unknown } }).score?.human_likeness === 'number';
     await waitFor('a first score', async () => probe(score.url, isScore), children, 60_000);
     await waitFor('a first no-op round trip', async () => probe(noop.url, (b) => (b as { ok?: unknown }).ok === true), children, 60_000);
+    if (TARGETS.includes('floor')) {
+      const floorScored = (b: unknown) => typeof (b as { result?: { score?: { human_likeness?: unknown } } }).result?.score?.human_likeness === 'number';
+      await waitFor('a first floor round trip', async () => probe(floor.url, floorScored), children, 60_000);
+    }
     const paid = await paidTarget(`http://127.0.0.1:${scorePort}/api/simulate`);
 
     out(
@@ -657,7 +670,7 @@ async function main(): Promise<void> {
     );
     const results: CaseResult[] = [];
     for (const connections of CONNECTIONS) {
-      for (const target of [noop, score, paid].filter((t) => TARGETS.includes(t.name))) {
+      for (const target of [noop, floor, score, paid].filter((t) => TARGETS.includes(t.name))) {
         const r = await runCase(target, connections, children, prefix);
         results.push(r);
         const dead = children.find((c) => c.proc.exitCode !== null);
@@ -686,6 +699,16 @@ async function main(): Promise<void> {
       const met = verdict(p50Ratio <= GOAL_P50_RATIO, [score1, noop1]);
       out(`score/no-op p50 latency at 1 connection:  ${f2(p50Ratio)} (goal <= ${GOAL_P50_RATIO}) ${met}`);
     }
+    // What the architecture itself allows: the floor beside the no-op, and the service beside the floor.
+    const [floor50, floor1] = [find('floor', 50), find('floor', 1)];
+    if (floor50 && noop50) {
+      const ofFloor = score50 ? `; score/floor ${f2(score50.rps / floor50.rps)}` : '';
+      out(`floor/no-op throughput at 50 connections: ${f2(floor50.rps / noop50.rps)} (the most any implementation reaches${ofFloor})`);
+    }
+    if (floor1 && noop1) {
+      const ofFloor = score1 ? `; score/floor ${f2(score1.p50 / floor1.p50)}` : '';
+      out(`floor/no-op p50 latency at 1 connection:  ${f2(floor1.p50 / noop1.p50)} (the least any implementation reaches${ofFloor})`);
+    }
     const [paid1, paid50] = [find('paid', 1), find('paid', 50)];
     const paidP50Ratio = paid1 && noop1 ? paid1.p50 / noop1.p50 : undefined;
     if (paidP50Ratio !== undefined) {
@@ -695,7 +718,20 @@ async function main(): Promise<void> {
     if (paid50 && noop50) out(`paid/no-op throughput at 50 connections:  ${f2(paid50.rps / noop50.rps)} (no goal; reported)`);
 
     if (process.env.BENCH_OUT) {
-      const report = { seconds: SECONDS, callers: CALLERS, scoringConcurrency, results, throughputRatio, p50Ratio, paidP50Ratio, failed: bad.length > 0 };
+      const floorThroughputRatio = floor50 && noop50 ? floor50.rps / noop50.rps : undefined;
+      const floorP50Ratio = floor1 && noop1 ? floor1.p50 / noop1.p50 : undefined;
+      const report = {
+        seconds: SECONDS,
+        callers: CALLERS,
+        scoringConcurrency,
+        results,
+        throughputRatio,
+        p50Ratio,
+        floorThroughputRatio,
+        floorP50Ratio,
+        paidP50Ratio,
+        failed: bad.length > 0,
+      };
       writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(report, null, 2)}\n`);
     }
     if (bad.length > 0) {

@@ -1,18 +1,47 @@
-// The baseline of `npm run bench:http`: the cheapest Koa + BullMQ round trip this machine can do.
-// A minimal Koa app parses the JSON body, enqueues a job on its own queue and waits for it with
-// waitUntilFinished; a worker whose processor returns at once completes it. Same Redis, same
-// BullMQ version, same process split (web and worker) and worker concurrency as the scoring
-// service, and none of its work (validation, free-tier ledger, scoring, free corpus).
+// The baselines of `npm run bench:http`.
 //
-// Run as a child of http.bench.ts: `node --import tsx scripts/bench/noop-round-trip.ts web|worker`
-// with REDIS_URL, QUEUE_PREFIX, and PORT (web) or NOOP_CONCURRENCY (worker) in the environment.
+// no-op: the cheapest Koa + BullMQ round trip this machine can do. A minimal Koa app parses the
+// JSON body, enqueues a job on its own queue and waits for it with waitUntilFinished; a worker
+// whose processor returns at once completes it. Same Redis, same BullMQ version, same process split
+// (web and worker) and worker concurrency as the scoring service, and none of its work
+// (validation, free-tier ledger, scoring, free corpus).
+//
+// floor: the same round trip whose worker scores the reply on the service's own Piscina pool
+// (workers/pool, the engine of shared/scoring) and nothing else: no validation, no database, no
+// logging. No implementation of the architecture (API -> BullMQ -> worker -> Piscina thread) can
+// answer a scored request cheaper than this, so it bounds what the service can reach.
+//
+// Run as a child of http.bench.ts: `node scripts/bench/noop-round-trip.js <role>` with role web,
+// worker, floor-web or floor-worker, and REDIS_URL, QUEUE_PREFIX, and PORT (web roles) or
+// NOOP_CONCURRENCY (worker roles; FLOOR_THREADS too for floor-worker) in the environment.
 import type { Server } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import Koa from 'koa';
+import { createScoringPool } from '../../workers/pool';
 
-/** The baseline's queue; its name cannot collide with the service's queues under one prefix. */
+/** The baselines' queues; their names cannot collide with the service's queues under one prefix. */
 export const NOOP_QUEUE = 'bench-noop';
+export const FLOOR_QUEUE = 'bench-floor';
+
+/** What the baseline web passes to its worker: the reply as the service's job carries it. */
+interface BaselineJob {
+  text: string;
+  incoming?: string;
+  profile?: string;
+  delaySeconds?: number;
+}
+
+function jobFrom(body: unknown): BaselineJob {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return {
+    text: str(b.proposed_text) ?? '',
+    incoming: str(b.incoming_message),
+    profile: str(b.target_profile),
+    delaySeconds: typeof b.response_delay_seconds === 'number' ? b.response_delay_seconds : undefined,
+  };
+}
 
 /** Where the baseline connects. */
 export interface NoopOptions {
@@ -26,19 +55,20 @@ export interface NoopRuntime {
 }
 
 /**
- * Starts the baseline web process: `GET /` answers 200 (readiness), `POST /` runs one round trip.
+ * Starts a baseline web process: `GET /` answers 200 (readiness), `POST /` runs one round trip.
  * @param options - Redis URL and BullMQ prefix
  * @param port - port to listen on (127.0.0.1)
+ * @param queueName - NOOP_QUEUE or FLOOR_QUEUE
  * @returns the runtime
  */
-export async function startNoopWeb(options: NoopOptions, port: number): Promise<NoopRuntime> {
-  const queue = new Queue(NOOP_QUEUE, {
+export async function startNoopWeb(options: NoopOptions, port: number, queueName: string): Promise<NoopRuntime> {
+  const queue = new Queue(queueName, {
     connection: { url: options.redisUrl },
     prefix: options.prefix,
     // Same retention as the service's jobs: a waiter that subscribes late still finds the job.
     defaultJobOptions: { removeOnComplete: { age: 300 }, removeOnFail: { age: 300 } },
   });
-  const events = new QueueEvents(NOOP_QUEUE, { connection: { url: options.redisUrl }, prefix: options.prefix });
+  const events = new QueueEvents(queueName, { connection: { url: options.redisUrl }, prefix: options.prefix });
   await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
 
   const app = new Koa();
@@ -48,8 +78,7 @@ export async function startNoopWeb(options: NoopOptions, port: number): Promise<
       ctx.body = { ok: true };
       return;
     }
-    const body = ctx.request.body as { proposed_text?: unknown } | undefined;
-    const job = await queue.add('noop', { text: typeof body?.proposed_text === 'string' ? body.proposed_text : '' });
+    const job = await queue.add('noop', jobFrom(ctx.request.body));
     const result = await job.waitUntilFinished(events, 15_000);
     ctx.body = { ok: true, result };
   });
@@ -71,7 +100,7 @@ export async function startNoopWeb(options: NoopOptions, port: number): Promise<
 }
 
 /**
- * Starts the baseline worker: a processor that returns at once.
+ * Starts the no-op worker: a processor that returns at once.
  * @param options - Redis URL and BullMQ prefix
  * @param concurrency - jobs at once (the scoring worker's concurrency, for a like-for-like baseline)
  * @returns the runtime
@@ -86,13 +115,44 @@ export async function startNoopWorker(options: NoopOptions, concurrency: number)
   return { close: () => worker.close() };
 }
 
+/**
+ * Starts the floor worker: scores each job on the service's Piscina pool, with the service's
+ * thread count, and returns the engine's result.
+ * @param options - Redis URL and BullMQ prefix
+ * @param concurrency - jobs at once (the scoring worker's concurrency)
+ * @param threads - scoring threads (the scoring worker's thread count)
+ * @returns the runtime
+ */
+export async function startFloorWorker(options: NoopOptions, concurrency: number, threads: number): Promise<NoopRuntime> {
+  const pool = createScoringPool({ threads, concurrency });
+  const worker = new Worker<BaselineJob>(
+    FLOOR_QUEUE,
+    async (job) => {
+      const out = await pool.run({ ...job.data, deep: false });
+      if (!out.ok) throw new Error(out.error.message);
+      return { score: out.result, threadMs: out.ms };
+    },
+    { connection: { url: options.redisUrl, maxRetriesPerRequest: null }, prefix: options.prefix, concurrency },
+  );
+  await worker.waitUntilReady();
+  return {
+    async close() {
+      await worker.close();
+      await pool.destroy();
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const role = process.argv[2];
   const options = { redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: process.env.QUEUE_PREFIX ?? 'bench' };
+  const concurrency = Number(process.env.NOOP_CONCURRENCY ?? 1);
   let runtime: NoopRuntime;
-  if (role === 'web') runtime = await startNoopWeb(options, Number(process.env.PORT));
-  else if (role === 'worker') runtime = await startNoopWorker(options, Number(process.env.NOOP_CONCURRENCY ?? 1));
-  else throw new Error(`unknown role "${role}" (web or worker)`);
+  if (role === 'web') runtime = await startNoopWeb(options, Number(process.env.PORT), NOOP_QUEUE);
+  else if (role === 'worker') runtime = await startNoopWorker(options, concurrency);
+  else if (role === 'floor-web') runtime = await startNoopWeb(options, Number(process.env.PORT), FLOOR_QUEUE);
+  else if (role === 'floor-worker') runtime = await startFloorWorker(options, concurrency, Number(process.env.FLOOR_THREADS ?? 1));
+  else throw new Error(`unknown role "${role}" (web, worker, floor-web or floor-worker)`);
   const stop = () => {
     runtime.close().then(
       () => undefined,

@@ -52,6 +52,7 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     settlementEvents: unused('settlementEvents'),
     facilitator: unused('facilitator'),
     feed: unused('feed'),
+    corpusScores: unused('corpusScores'),
     capacity: {
       async run(iterations) {
         capacityCalls.push(iterations);

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { callerHashFor } from '../../../api/free-tier/caller-key';
+import { ensureFreeCaller, reserveFreeRound } from '../../../api/free-tier/free-rounds';
+import { jobIdFor } from '../../../jobs';
 import { startTestStack, type TestStack } from '../../helpers/stack';
 
 const TEXT = 'hey, sorry for the slow reply! yes, 6 works for me, see you there';
@@ -50,16 +53,31 @@ describe('POST /api/score (free tier)', function () {
     expect(row.consented_at).to.be.instanceOf(Date);
   });
 
-  it('adds the consented reply to the free corpus, without the incoming message', async function () {
-    await score(stack, '203.0.113.11', {
+  it('adds the consented reply to the free corpus with its score, without the incoming message', async function () {
+    const res = await score(stack, '203.0.113.11', {
       data_consent: true,
       proposed_text: TEXT,
       target_profile: 'terse-senior-engineer',
+      response_delay_seconds: 40,
       incoming_message: 'a private message from a third party',
     }).expect(200);
+    // The scores are written after the reply was sent.
+    await stack.deps.corpusScores.drain();
     const rows = (await stack.deps.dataSource.query('SELECT * FROM free_corpus_entries')) as Array<Record<string, unknown>>;
     expect(rows).to.have.length(1);
-    expect(rows[0]).to.include({ text: TEXT, profile: 'terse-senior-engineer' });
+    const callerHash = callerHashFor('203.0.113.11', stack.config.freeTier.callerHashKey);
+    expect(rows[0]).to.include({
+      text: TEXT,
+      profile: 'terse-senior-engineer',
+      response_delay_seconds: 40,
+      caller_hash: callerHash,
+      job_id: jobIdFor({ kind: 'free-score', callerHash, reservation: 1 }),
+      eq_score: res.body.score.eq_score,
+      human_likeness: res.body.score.human_likeness,
+      passed: res.body.score.passed,
+      scorer_version: res.body.score.scorer_version,
+    });
+    expect(rows[0].scored_at).to.be.instanceOf(Date);
     expect(JSON.stringify(rows[0])).not.to.contain('third party');
   });
 
@@ -161,11 +179,44 @@ describe('POST /api/score (free tier)', function () {
     expect(res.body.error.code).to.equal('text_too_long');
     expect(res.body.error.details.fields[0]).to.include({ path: '/proposed_text' });
     expect((await callerRow(stack, '203.0.113.72')).scores_used).to.equal(0);
+    const corpus = (await stack.deps.dataSource.query('SELECT count(*)::int AS n FROM free_corpus_entries')) as Array<{ n: number }>;
+    expect(corpus[0].n, 'an unscored round leaves no reply in the corpus').to.equal(0);
   });
 
   it('answers 413 for a body over the size limit', async function () {
     const res = await score(stack, '203.0.113.71', { data_consent: true, proposed_text: 'a'.repeat(400_000) });
     expect(res.status).to.equal(413);
     expect(res.body.error.code).to.equal('payload_too_large');
+  });
+
+  describe('reserveFreeRound', function () {
+    const draft = { text: TEXT };
+    const hash = (n: number) => createHash('sha256').update(String(n)).digest('hex');
+
+    it('refuses a first round when the rules want a wishlist item first, and creates no caller', async function () {
+      const rules = { scoreLimit: 2, wishlistRequiredFrom: 1 };
+      expect(await reserveFreeRound(stack.deps.dataSource, hash(1), rules, draft)).to.deep.equal({ ok: false, reason: 'wishlist_required', used: 0 });
+      const callers = (await stack.deps.dataSource.query('SELECT count(*)::int AS n FROM free_callers')) as Array<{ n: number }>;
+      expect(callers[0].n).to.equal(0);
+    });
+
+    it('reserves for a caller with a wishlist item, up to the cap, one corpus row per round', async function () {
+      const rules = { scoreLimit: 2, wishlistRequiredFrom: 1 };
+      await ensureFreeCaller(stack.deps.dataSource, hash(2));
+      await stack.deps.dataSource.query('UPDATE free_callers SET wishlist_submitted = true WHERE caller_hash = $1', [hash(2)]);
+      const first = await reserveFreeRound(stack.deps.dataSource, hash(2), rules, draft);
+      const second = await reserveFreeRound(stack.deps.dataSource, hash(2), rules, draft);
+      const third = await reserveFreeRound(stack.deps.dataSource, hash(2), rules, draft);
+      expect(first).to.include({ ok: true, used: 1, reservation: 1 });
+      expect(second).to.include({ ok: true, used: 2, reservation: 2 });
+      expect(third).to.deep.equal({ ok: false, reason: 'cap_reached', used: 2 });
+      const rows = (await stack.deps.dataSource.query('SELECT job_id FROM free_corpus_entries ORDER BY job_id')) as Array<{ job_id: string }>;
+      expect(rows.map((r) => r.job_id)).to.deep.equal([1, 2].map((reservation) => jobIdFor({ kind: 'free-score', callerHash: hash(2), reservation })));
+    });
+
+    it('gives nothing when the cap is zero', async function () {
+      const rules = { scoreLimit: 0, wishlistRequiredFrom: 3 };
+      expect(await reserveFreeRound(stack.deps.dataSource, hash(3), rules, draft)).to.deep.equal({ ok: false, reason: 'cap_reached', used: 0 });
+    });
   });
 });
