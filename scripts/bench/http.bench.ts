@@ -8,7 +8,8 @@
 // (issue 3: score >= 70% of the no-op's throughput at 50 connections, score p50 <= 1.5x the no-op's
 // at 1 connection; issue 4: paid p50 <= 3x the no-op's at 1 connection), where the CPU went, and
 // where a paid request's time goes (facilitator verify, scoring queue and thread, settlement queue,
-// facilitator settle and ledger write).
+// facilitator settle and ledger write), and the paid path's floor: the secp256k1 work it must run
+// in series (measured in this process before the cases).
 //
 // What runs: the real API (`api/server` entry) and the real worker process (`workers/main` entry:
 // BullMQ worker over the Piscina pool), each a child process started as the Procfile starts them
@@ -51,7 +52,7 @@ import { loadConfig } from '../../shared/config';
 import { createDataSource } from '../../shared/db/create-data-source';
 import { PROFILES } from '../../shared/profiles';
 import { FLOOR_QUEUE, NOOP_QUEUE } from './noop-round-trip';
-import { signPaidRequests, type PaidOffer, type PaidRequest } from './paid-requests';
+import { measureCurveCosts, signPaidRequests, type CurveCosts, type PaidOffer, type PaidRequest } from './paid-requests';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SECONDS = positiveInt('BENCH_SECONDS', 10);
@@ -668,6 +669,8 @@ async function main(): Promise<void> {
       `http bench: ${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, ${CALLERS} callers, node ${process.version}, ` +
         `scoring concurrency ${scoringConcurrency}, log level ${LOG_LEVEL}, ${FROM_SOURCE ? 'sources under tsx' : 'compiled JS'}`,
     );
+    // Measured before the cases, while nothing else runs.
+    const curve: CurveCosts | undefined = TARGETS.includes('paid') ? await measureCurveCosts() : undefined;
     const results: CaseResult[] = [];
     for (const connections of CONNECTIONS) {
       for (const target of [noop, floor, score, paid].filter((t) => TARGETS.includes(t.name))) {
@@ -716,6 +719,15 @@ async function main(): Promise<void> {
       out(`paid/no-op p50 latency at 1 connection:   ${f2(paidP50Ratio)} (goal <= ${GOAL_PAID_P50_RATIO}) ${met}`);
     }
     if (paid50 && noop50) out(`paid/no-op throughput at 50 connections:  ${f2(paid50.rps / noop50.rps)} (no goal; reported)`);
+    if (curve) {
+      // @x402/evm recovers the signer in /verify and again in /settle; the settlement is a signed transaction.
+      const serial = 2 * curve.recoverMs + curve.signTransactionMs;
+      const ofNoop = noop1 ? ` = ${f2(serial / noop1.p50)}x the no-op p50 before any I/O` : '';
+      out(
+        `paid floor: secp256k1 recovery ${f2(curve.recoverMs)} ms, transaction signing ${f2(curve.signTransactionMs)} ms; ` +
+          `a paid call runs at least 2 recoveries and 1 signing in series: ${f2(serial)} ms${ofNoop}`,
+      );
+    }
 
     if (process.env.BENCH_OUT) {
       const floorThroughputRatio = floor50 && noop50 ? floor50.rps / noop50.rps : undefined;
@@ -730,6 +742,7 @@ async function main(): Promise<void> {
         floorThroughputRatio,
         floorP50Ratio,
         paidP50Ratio,
+        curve,
         failed: bad.length > 0,
       };
       writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(report, null, 2)}\n`);

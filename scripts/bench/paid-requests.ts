@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { getAddress } from 'viem';
+import { getAddress, recoverTypedDataAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devAccounts } from '../../facilitator/dev-accounts';
 import { transferWithAuthorizationTypedData } from '../../shared/payments/eip3009';
@@ -54,4 +54,51 @@ export async function signPaidRequests(offer: PaidOffer, count: number, bodyFor:
     out.push({ header: encodePaymentSignatureHeader(payload), body: JSON.stringify({ ...bodyFor(i), wallet_address: account.address }) });
   }
   return out;
+}
+
+/** What the paid path's unavoidable curve work costs on this machine (medians, ms). */
+export interface CurveCosts {
+  /** One EIP-712 TransferWithAuthorization signature recovery (viem over @noble/curves). */
+  recoverMs: number;
+  /** Signing one EIP-1559 transaction (the facilitator's settlement). */
+  signTransactionMs: number;
+}
+
+/**
+ * Measures the secp256k1 work a paid call cannot avoid, with the libraries the service and the
+ * facilitator use: @x402/evm recovers the signer in /verify and again in /settle, and the
+ * facilitator signs the settlement transaction; that work is serial on one request's path.
+ * @param rounds - timed repetitions (after as many warm-up rounds)
+ * @returns medians in ms
+ */
+export async function measureCurveCosts(rounds = 200): Promise<CurveCosts> {
+  const [payer, facilitator] = devAccounts()
+    .slice(1, 3)
+    .map((a) => privateKeyToAccount(a.privateKey));
+  const domain = { name: 'USD Coin', version: '2', chainId: 8453, asset: getAddress('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913') };
+  const authorization = {
+    from: payer.address,
+    to: facilitator.address,
+    value: '50000',
+    validAfter: '0',
+    validBefore: '9999999999',
+    nonce: `0x${'42'.repeat(32)}` as const,
+  };
+  const typedData = transferWithAuthorizationTypedData(domain, authorization);
+  const signature = await payer.signTypedData(typedData);
+  const tx = { chainId: 8453, type: 'eip1559', to: domain.asset, data: '0x', nonce: 1, gas: 100_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n } as const;
+  const median = async (work: () => Promise<unknown>) => {
+    for (let i = 0; i < rounds; i++) await work();
+    const times: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const t = performance.now();
+      await work();
+      times.push(performance.now() - t);
+    }
+    return times.sort((a, b) => a - b)[times.length >> 1];
+  };
+  return {
+    recoverMs: await median(() => recoverTypedDataAddress({ ...typedData, signature })),
+    signTransactionMs: await median(() => facilitator.signTransaction(tx)),
+  };
 }
