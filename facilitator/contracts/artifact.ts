@@ -1,5 +1,6 @@
 import type { Abi, Hex } from 'viem';
 import multicall3Json from './Multicall3.json';
+import ownedWalletJson from './OwnedWallet.json';
 import testUsdcJson from './TestUsdc.json';
 
 /**
@@ -31,3 +32,6 @@ export const testUsdcArtifact = testUsdcJson as unknown as ContractArtifact;
 
 /** The minimal Multicall3 placed at the canonical address on the development chain. */
 export const multicall3Artifact = multicall3Json as unknown as ContractArtifact;
+
+/** A one-owner ERC-1271 contract account, for paying from a smart wallet on the development chain. */
+export const ownedWalletArtifact = ownedWalletJson as unknown as ContractArtifact;

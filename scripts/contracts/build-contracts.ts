@@ -13,7 +13,7 @@ import type { ContractArtifact } from '../../facilitator/contracts/artifact';
 export const CONTRACTS_DIR = path.resolve(__dirname, '..', '..', 'facilitator', 'contracts');
 
 /** Every contract the build produces: `<contract>.sol` defines `contract <contract>`. */
-export const CONTRACTS = ['TestUsdc', 'Multicall3'] as const;
+export const CONTRACTS = ['TestUsdc', 'Multicall3', 'OwnedWallet'] as const;
 
 /**
  * Compiler settings, fixed so a rebuild is byte-for-byte reproducible. `cancun` matches the

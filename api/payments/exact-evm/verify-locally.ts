@@ -59,34 +59,49 @@ export function checkPaymentTerms(payment: ExactEvmPayment, requirement: Payment
 }
 
 /**
- * Proves the authorization was signed by its `from`: the EIP-712 signature over the token's domain
- * (name and version from the requirement's `extra`, the network's chain id, the token) recovers to
- * `from`. Smart-wallet signatures (longer than 65 bytes) need an RPC: the facilitator checks those.
+ * What our own recovery proves: `signed` (an ECDSA signature by `from`), or `needs-chain` (not an
+ * ECDSA signature by `from`, so valid only if `from` is a contract wallet that accepts it through
+ * ERC-1271, which only the chain can tell), or a refusal (no usable EIP-712 domain).
+ */
+export type LocalSignatureVerdict = 'signed' | 'needs-chain' | Refusal;
+
+/**
+ * Checks the EIP-712 signature over the token's domain (name and version from the requirement's
+ * `extra`, the network's chain id, the token) by recovering its signer. A 65-byte signature that
+ * recovers to `from` is proven here. Anything else may still be a smart wallet's signature (a
+ * contract at `from` answering ERC-1271 `isValidSignature`, whatever the signature's length), so
+ * it is left to the facilitator, which asks the chain; on chain the token checks it again.
  * @param payment - the decoded payment
  * @param requirement - the requirement this request offers
- * @returns undefined when it holds, or the refusal
+ * @returns the verdict
  */
-export async function checkPaymentSignature(payment: ExactEvmPayment, requirement: PaymentRequirements): Promise<Refusal | undefined> {
+export async function checkPaymentSignature(payment: ExactEvmPayment, requirement: PaymentRequirements): Promise<LocalSignatureVerdict> {
   const extra = requirement.extra as { name?: string; version?: string } | undefined;
   const chainId = chainIdOf(requirement.network);
   if (!extra?.name || !extra.version || chainId === undefined) {
     return refuse('invalid_exact_evm_missing_eip712_domain', 'The requirement lacks its EIP-712 domain.');
   }
-  if (payment.signature.length !== EOA_SIGNATURE_HEX) return undefined;
+  if (payment.signature.length !== EOA_SIGNATURE_HEX) return 'needs-chain';
   const auth = payment.authorization;
-  let signer: `0x${string}`;
   try {
-    signer = await recoverTypedDataAddress({
+    const signer = await recoverTypedDataAddress({
       ...transferWithAuthorizationTypedData({ name: extra.name, version: extra.version, chainId, asset: requirement.asset }, auth),
       signature: payment.signature,
     });
+    return isAddressEqual(signer, auth.from) ? 'signed' : 'needs-chain';
   } catch {
-    return refuse('invalid_exact_evm_signature', 'The signature is not a valid EIP-712 signature.');
+    // Not a recoverable ECDSA signature; a contract wallet may still accept these bytes.
+    return 'needs-chain';
   }
-  if (!isAddressEqual(signer, auth.from)) {
-    return refuse('invalid_exact_evm_signature', "The signature was not made by the authorization's `from` address.");
-  }
-  return undefined;
+}
+
+/**
+ * The refusal for a signature that neither recovers to `from` nor is accepted by a contract at
+ * `from` (the facilitator's chain check said no).
+ * @returns the refusal
+ */
+export function signatureNotByPayer(): Refusal {
+  return refuse('invalid_exact_evm_signature', "The signature was not made by the authorization's `from` address (nor accepted by a contract wallet there).");
 }
 
 // Slack on top of maxTimeoutSeconds for clock skew between client and server.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { multicall3Artifact, testUsdcArtifact } from '../../../facilitator/contracts/artifact';
+import { multicall3Artifact, ownedWalletArtifact, testUsdcArtifact } from '../../../facilitator/contracts/artifact';
 import { artifactPath, compileContract, CONTRACTS, CONTRACTS_DIR, renderArtifact } from '../../../scripts/contracts/build-contracts';
 
 describe('facilitator/contracts artifacts', function () {
@@ -18,7 +18,7 @@ describe('facilitator/contracts artifacts', function () {
   }
 
   it('records the pinned compiler and the hash of each source', function () {
-    for (const artifact of [testUsdcArtifact, multicall3Artifact]) {
+    for (const artifact of [testUsdcArtifact, multicall3Artifact, ownedWalletArtifact]) {
       expect(artifact.compiler.version).to.match(/^0\.8\.30\+commit\./);
       const source = readFileSync(path.join(CONTRACTS_DIR, artifact.sourceName));
       expect(artifact.sourceSha256).to.equal(createHash('sha256').update(source).digest('hex'));
