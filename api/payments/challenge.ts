@@ -76,7 +76,7 @@ export function buildChallenge(payments: AppConfig['payments'], charge: Charge, 
         header: 'X-PAYMENT',
         payment: 'Send at least this many lamports to payTo, wait until the transaction is finalized, then retry with X-PAYMENT: base64 of {"x402Version":1,"scheme":"exact","network":"' +
           payments.legacyNetwork +
-          '","payload":{"signature":"<transaction signature>","payer":"<wallet_address>"}}.',
+          '","payload":{"signature":"<transaction signature>","payer":"<wallet_address>"}} within maxTimeoutSeconds of the transfer.',
       },
     });
   }

@@ -8,6 +8,9 @@ import type { PaymentClaim, Refusal } from './rail';
 
 // One deadline for both RPC reads of a verification.
 const SOLANA_RPC_TIMEOUT_MS = 8_000;
+// On top of maxTimeoutSeconds: finalization (about 13 s on Solana) and clock skew between the
+// validators' block time and ours.
+const AGE_SLACK_SECONDS = 60;
 
 /**
  * Reads a legacy SOL payment (x402 v1): the `X-PAYMENT` header, or `tx_hash` + `wallet_address`
@@ -46,6 +49,8 @@ export function claimLegacySolPayment(
         payer: proof.payload.payer,
         treasury,
         minLamports: input.charge.price.lamports,
+        // The 402 offers maxTimeoutSeconds for the SOL entry too: an older transfer cannot pay.
+        oldestBlockTime: Math.floor(Date.now() / 1000) - payments.maxTimeoutSeconds - AGE_SLACK_SECONDS,
       });
       if (!verdict.ok) return verdict;
       return {

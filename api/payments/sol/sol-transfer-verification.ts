@@ -24,7 +24,11 @@ export type SolRefusalReason =
   /** No System Program transfer from the payer to the treasury. */
   | 'no_transfer_to_treasury'
   /** The transfers to the treasury add up to less than the price. */
-  | 'amount_too_low';
+  | 'amount_too_low'
+  /** The transaction landed before the oldest block time a payment may have. */
+  | 'transaction_too_old'
+  /** The node does not know the transaction's block time, so its age cannot be checked. */
+  | 'transaction_age_unknown';
 
 /** A payment the chain confirms: finalized, signed by the payer, paying the treasury at least the price. */
 export interface VerifiedSolTransfer {

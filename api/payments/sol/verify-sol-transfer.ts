@@ -26,6 +26,12 @@ export interface VerifySolTransferOptions {
   readonly treasury: Address;
   /** The price in lamports: the transfers to the treasury must add up to at least this. */
   readonly minLamports: bigint | number;
+  /**
+   * Unix seconds: a transaction whose block time is earlier (or unknown) is refused. A legacy
+   * proof is not bound to a request the way a signed authorization is, so only a recent transfer
+   * may pay; undefined checks no age.
+   */
+  readonly oldestBlockTime?: number;
 }
 
 type Commitment = 'confirmed' | 'finalized';
@@ -59,7 +65,8 @@ async function fetchTransaction(options: VerifySolTransferOptions, commitment: C
  * node for the transaction at `finalized` commitment (`getTransaction`, base64 wire encoding,
  * versions up to 0) and refuses it unless it succeeded, its first signature is the claimed one
  * and verifies under the fee payer's key, the fee payer is the claimed payer, and its System
- * Program transfers from the payer to the treasury add up to at least `minLamports`. When the
+ * Program transfers from the payer to the treasury add up to at least `minLamports`, and (with
+ * `oldestBlockTime`) it landed recently enough. When the
  * transaction is not finalized, a second call at `confirmed` tells "not finalized yet" (retry)
  * from "not found". Replays of one signature are the caller's to refuse (it is the payment's id).
  * A node that answers with another transaction than the one asked for, or without its status, is
@@ -108,6 +115,14 @@ export async function verifySolTransfer(options: VerifySolTransferOptions): Prom
   // not a faulty proof: a 502, never a refusal the payer would take for a bad payment.
   if (!check.ok && check.reason === 'signature_mismatch') throw badReply('it returned a transaction with another id');
   if (!check.ok) return check;
+  if (options.oldestBlockTime !== undefined) {
+    if (found.blockTime === null) {
+      return refuse('transaction_age_unknown', 'The node does not know when this transaction landed, so it cannot pay; send a new transfer.');
+    }
+    if (Number(found.blockTime) < options.oldestBlockTime) {
+      return refuse('transaction_too_old', 'The transfer landed too long ago to pay for a request (see maxTimeoutSeconds); send a new transfer.');
+    }
+  }
   return {
     ok: true,
     lamports: check.lamports,

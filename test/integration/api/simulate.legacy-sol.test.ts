@@ -40,9 +40,9 @@ describe('POST /api/simulate paid with the legacy SOL rail (local Solana JSON-RP
     };
   }
 
-  async function transfer(lamports: bigint) {
+  async function transfer(lamports: bigint, blockTime?: number | null) {
     const tx = await signedSolTransfer({ feePayer: payer, transfers: [{ source: payer, destination: treasury.address, lamports }] });
-    return rpc.add(tx.wire);
+    return rpc.add(tx.wire, { blockTime });
   }
 
   function xPayment(signature: string, payerAddress: string = payer.address) {
@@ -115,6 +115,24 @@ describe('POST /api/simulate paid with the legacy SOL rail (local Solana JSON-RP
     const res = await stack.http.post('/api/simulate').set('X-PAYMENT', xPayment(signature, other.address)).send(body());
     expect(res.status).to.equal(402);
     expect(res.body.error).to.equal('wallet_address_mismatch');
+  });
+
+  it('refuses a transfer older than maxTimeoutSeconds (plus a minute): 402 transaction_too_old, reserving nothing', async function () {
+    const limit = stack.config.payments.maxTimeoutSeconds + 60;
+    const old = await transfer(BASIC_LAMPORTS, Math.floor(Date.now() / 1000) - limit - 30);
+    const res = await stack.http.post('/api/simulate').set('X-PAYMENT', xPayment(old)).send(body());
+    expect(res.status, JSON.stringify(res.body)).to.equal(402);
+    expect(res.body.error).to.equal('transaction_too_old');
+    expect(await ledgerRows()).to.deep.equal([]);
+    const recent = await transfer(BASIC_LAMPORTS, Math.floor(Date.now() / 1000) - limit + 30);
+    expect((await stack.http.post('/api/simulate').set('X-PAYMENT', xPayment(recent)).send(body())).status).to.equal(200);
+  });
+
+  it('refuses a transfer whose block time the node does not know: 402 transaction_age_unknown', async function () {
+    const unknown = await transfer(BASIC_LAMPORTS, null);
+    const res = await stack.http.post('/api/simulate').set('X-PAYMENT', xPayment(unknown)).send(body());
+    expect(res.status, JSON.stringify(res.body)).to.equal(402);
+    expect(res.body.error).to.equal('transaction_age_unknown');
   });
 
   it('refuses an unknown transaction', async function () {

@@ -74,6 +74,19 @@ describe('verifySolTransfer against a local Solana JSON-RPC node', function () {
     ]);
   });
 
+  it('refuses a transfer that landed before oldestBlockTime, and accepts one at it', async function () {
+    const old = await landed([{ destination: treasury.address, lamports: PRICE }], { blockTime: 1_767_225_599 });
+    expect(await verify(old, { oldestBlockTime: 1_767_225_600 })).to.include({ ok: false, reason: 'transaction_too_old' });
+    const atLimit = await landed([{ destination: treasury.address, lamports: PRICE }], { blockTime: 1_767_225_600 });
+    expect(await verify(atLimit, { oldestBlockTime: 1_767_225_600 })).to.include({ ok: true });
+  });
+
+  it('refuses a transfer without a block time when an age limit applies, and accepts it without one', async function () {
+    const signature = await landed([{ destination: treasury.address, lamports: PRICE }], { blockTime: null });
+    expect(await verify(signature, { oldestBlockTime: 1_767_225_600 })).to.include({ ok: false, reason: 'transaction_age_unknown' });
+    expect(await verify(signature)).to.include({ ok: true, blockTime: null });
+  });
+
   it('accepts exactly the price', async function () {
     const signature = await landed([{ destination: treasury.address, lamports: PRICE }]);
     expect(await verify(signature)).to.include({ ok: true, lamports: PRICE });
