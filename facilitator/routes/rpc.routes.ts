@@ -6,8 +6,24 @@ import type { EdrChainProvider } from '../edr-provider';
 import { jsonBody } from '../middleware/json-body';
 
 const INVALID_REQUEST = -32600;
+const METHOD_NOT_FOUND = -32601;
 const PARSE_ERROR = -32700;
 const INTERNAL_ERROR = -32603;
+
+// What any Ethereum node serves to the public: reads and raw (client-signed) transactions. The
+// development chain also holds the keys of its accounts, the facilitator's among them, and has
+// test-control methods (hardhat_*, evm_*); neither is served here, so nobody on this machine can
+// spend from the facilitator's account or rewrite balances and code behind the service's back.
+const NODE_SIGNING_METHODS = new Set(['eth_sendTransaction', 'eth_sign', 'eth_signTransaction', 'eth_signTypedData', 'eth_signTypedData_v3', 'eth_signTypedData_v4']);
+
+/**
+ * Whether `/rpc` serves a JSON-RPC method.
+ * @param method - the method name
+ * @returns true for public eth_, net_ and web3_ methods, except those the node would sign for
+ */
+export function servesRpcMethod(method: string): boolean {
+  return /^(eth|net|web3)_[A-Za-z0-9_]+$/.test(method) && !NODE_SIGNING_METHODS.has(method);
+}
 
 type JsonRpcId = string | number | null;
 
@@ -28,6 +44,13 @@ async function answer(chain: EdrChainProvider, request: unknown): Promise<JsonRp
   const method = (request as { method?: unknown } | null)?.method;
   if (typeof request !== 'object' || request === null || Array.isArray(request) || typeof method !== 'string') {
     return { jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: 'Invalid Request: a JSON-RPC 2.0 object with a string "method" is expected.' } };
+  }
+  if (!servesRpcMethod(method)) {
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: { code: METHOD_NOT_FOUND, message: `Method ${method} is not served on /rpc: only public eth_, net_ and web3_ methods, and transactions signed by the client (eth_sendRawTransaction).` },
+    };
   }
   try {
     const outcome = await chain.call(method, (request as { params?: unknown }).params ?? []);
@@ -50,8 +73,8 @@ async function jsonRpcErrors(ctx: FacilitatorContext, next: Next): Promise<void>
 
 /**
  * `POST /rpc`: a JSON-RPC passthrough to the embedded development chain (single requests and
- * batches), so tests and the CLI can read balances and send transactions with any Ethereum
- * client. Served only on the development chain; JSON-RPC errors (a revert, an unknown method) are
+ * batches), so tests and the CLI can read balances and send client-signed transactions with any
+ * Ethereum client ({@link servesRpcMethod} says which methods). Served only on the development chain; JSON-RPC errors (a revert, an unknown method) are
  * HTTP 200 as from any node, a malformed request is HTTP 400.
  * @param chain - the development chain
  * @param bodyLimitBytes - largest accepted body

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { createPublicClient, http, isHash, parseEventLogs, erc20Abi, type Address, type Hex } from 'viem';
-import { generatePrivateKey } from 'viem/accounts';
+import { createPublicClient, createWalletClient, http, isHash, parseEventLogs, erc20Abi, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { devAccounts } from '../../../facilitator/dev-accounts';
 import { startLocalFacilitator, type LocalFacilitator } from '../../../facilitator';
 import { post, PRICE, signPayment, usdcBalances, type FacilitatorBody } from './payments';
 
@@ -100,9 +101,11 @@ describe('facilitator: /settle', function () {
   it('settles after another sender used the facilitator account (its next nonce is taken)', async function () {
     // The facilitator knows its next nonce after a successful send...
     expect((await settle(await signPayment(f, f.payers[0].privateKey))).success).to.equal(true);
-    // ...then a transaction from its key is sent behind its back, through /rpc.
-    const sent = await post(f, '/rpc', { jsonrpc: '2.0', id: 1, method: 'eth_sendTransaction', params: [{ from: f.signer, to: f.treasury, value: '0x1' }] });
-    expect(sent.body.result).to.match(/^0x[0-9a-f]{64}$/);
+    // ...then a transaction signed with its key (another process holding it) takes its next nonce.
+    const key = devAccounts().find((a) => a.address === f.signer)?.privateKey as Hex;
+    const client = createWalletClient({ account: privateKeyToAccount(key), transport: http(f.rpcUrl) });
+    const sent = await client.sendTransaction({ chain: null, to: f.treasury, value: 1n });
+    expect(sent).to.match(/^0x[0-9a-f]{64}$/);
     expect((await settle(await signPayment(f, f.payers[1].privateKey))).success).to.equal(true);
   });
 

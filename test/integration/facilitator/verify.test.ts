@@ -66,6 +66,25 @@ describe('facilitator: /supported, /verify and /rpc', function () {
     expect(noMethod.body.error.code).to.equal(-32600);
   });
 
+  it("serves no method that signs with the chain's keys or changes its state behind the service", async function () {
+    const client = createPublicClient({ transport: http(f.rpcUrl) });
+    const nonceBefore = await client.getTransactionCount({ address: f.signer });
+    const refused = ['eth_sendTransaction', 'eth_sign', 'eth_signTypedData_v4', 'hardhat_setBalance', 'hardhat_setCode', 'hardhat_impersonateAccount', 'evm_mine', 'evm_revert', 'debug_traceTransaction', 'personal_sign'];
+    const answers = await post(
+      f,
+      '/rpc',
+      refused.map((method, id) => ({ jsonrpc: '2.0', id, method, params: method === 'eth_sendTransaction' ? [{ from: f.signer, to: f.treasury, value: '0x1' }] : [] })),
+    );
+    expect(answers.status).to.equal(200);
+    for (const [i, method] of refused.entries()) {
+      expect(answers.body[i], method).to.deep.include({ id: i });
+      expect(answers.body[i].error, method).to.include({ code: -32601 });
+      expect(answers.body[i]).not.to.have.property('result');
+    }
+    // The refused send from the facilitator's account never happened.
+    expect(await client.getTransactionCount({ address: f.signer })).to.equal(nonceBefore);
+  });
+
   it('verifies a valid payment and names the payer', async function () {
     const body = await signPayment(f, f.payers[0].privateKey);
     const res = await post(f, '/verify', body);
