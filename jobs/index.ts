@@ -2,7 +2,6 @@ export { QUEUE, closeQueueEvents, createQueue, createQueueEvents, defaultJobOpti
 export {
   SCORE_TEXT_JOB,
   enqueueScoreText,
-  freeScoreJobIdPrefix,
   jobIdFor,
   scoreThroughQueue,
   scoreTextPayloadSchema,

@@ -27,7 +27,8 @@ export interface ScoreTextResult {
 
 /** The request identity a job id derives from, so a retried request never makes a second job. */
 export type JobIdentity =
-  | { kind: 'free-score'; callerHash: string; reservation: number }
+  /** A free-tier round: a random id the API draws per request (a free request has no retry identity). */
+  | { kind: 'free-score'; round: string }
   | { kind: 'payment'; authorization: string }
   | { kind: 'idempotency-key'; key: string };
 
@@ -51,16 +52,6 @@ function digest(value: string): string {
 }
 
 /**
- * The part of a free score's job id that precedes the caller's reservation ordinal. The free tier
- * completes the id inside the SQL statement that reserves the round.
- * @param callerHash - the caller key
- * @returns the prefix
- */
-export function freeScoreJobIdPrefix(callerHash: string): string {
-  return `free-${callerHash.slice(0, 32)}-`;
-}
-
-/**
  * Derives the BullMQ job id from the request identity. Ids never contain ':' (BullMQ's key
  * separator) and never are all digits (BullMQ's own ids are), and opaque keys are hashed so a
  * caller cannot choose another caller's id.
@@ -70,7 +61,7 @@ export function freeScoreJobIdPrefix(callerHash: string): string {
 export function jobIdFor(identity: JobIdentity): string {
   switch (identity.kind) {
     case 'free-score':
-      return `${freeScoreJobIdPrefix(identity.callerHash)}${identity.reservation}`;
+      return `free-${digest(identity.round)}`;
     case 'payment':
       return `pay-${digest(identity.authorization)}`;
     case 'idempotency-key':

@@ -1,5 +1,4 @@
 import type { DataSource } from 'typeorm';
-import { freeScoreJobIdPrefix } from '../../jobs';
 import type { AppConfig } from '../../shared/config';
 
 /** The consented reply that enters the free corpus with the round (never the incoming message). */
@@ -11,7 +10,7 @@ export interface CorpusDraft {
 
 /** The outcome of trying to reserve a free round. */
 export type Reservation =
-  | { ok: true; used: number; reservation: number; wishlistSubmitted: boolean; corpusEntryId: string }
+  | { ok: true; used: number; wishlistSubmitted: boolean; corpusEntryId: string }
   | { ok: false; reason: 'cap_reached' | 'wishlist_required'; used: number };
 
 /**
@@ -39,13 +38,13 @@ const RESERVE_SQL = `
            updated_at = now()
      WHERE c.scores_used < $2::int
        AND (c.scores_used + 1 < $3::int OR c.wishlist_submitted)
-    RETURNING c.scores_used, c.reservations, c.wishlist_submitted
+    RETURNING c.scores_used, c.wishlist_submitted
   ), entry AS (
     INSERT INTO free_corpus_entries (job_id, caller_hash, profile, text, response_delay_seconds)
-    SELECT $4::text || reserved.reservations, $1, $5, $6, $7 FROM reserved
+    SELECT $4, $1, $5, $6, $7 FROM reserved
     RETURNING id
   )
-  SELECT reserved.scores_used, reserved.reservations, reserved.wishlist_submitted, entry.id AS entry_id
+  SELECT reserved.scores_used, reserved.wishlist_submitted, entry.id AS entry_id
     FROM reserved, entry`;
 
 /**
@@ -55,27 +54,27 @@ const RESERVE_SQL = `
  * @param callerHash - the caller key
  * @param rules - the `freeTier` section of the config
  * @param draft - the reply that enters the free corpus
- * @returns the reservation (used count after it, the ordinal that names the job, the corpus row), or why not
+ * @param jobId - the id of the round's scoring job, recorded with the reply
+ * @returns the reservation (used count after it, the corpus row), or why not
  */
 export async function reserveFreeRound(
   dataSource: DataSource,
   callerHash: string,
   rules: Pick<AppConfig['freeTier'], 'scoreLimit' | 'wishlistRequiredFrom'>,
   draft: CorpusDraft,
+  jobId: string,
 ): Promise<Reservation> {
   const rows = (await dataSource.query(RESERVE_SQL, [
     callerHash,
     rules.scoreLimit,
     rules.wishlistRequiredFrom,
-    freeScoreJobIdPrefix(callerHash),
+    jobId,
     draft.profile ?? null,
     draft.text,
     draft.delaySeconds ?? null,
-  ])) as Array<{ scores_used: number; reservations: number; wishlist_submitted: boolean; entry_id: string }>;
+  ])) as Array<{ scores_used: number; wishlist_submitted: boolean; entry_id: string }>;
   const row = rows[0];
-  if (row) {
-    return { ok: true, used: row.scores_used, reservation: row.reservations, wishlistSubmitted: row.wishlist_submitted, corpusEntryId: row.entry_id };
-  }
+  if (row) return { ok: true, used: row.scores_used, wishlistSubmitted: row.wishlist_submitted, corpusEntryId: row.entry_id };
   const state = (await dataSource.query(`SELECT scores_used FROM free_callers WHERE caller_hash = $1`, [callerHash])) as Array<{
     scores_used: number;
   }>;

@@ -1,13 +1,14 @@
-import type { Queue, QueueEvents } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { scoreThroughQueue, type ScoreTextResult } from '../../jobs';
+import { awaitResult, enqueueScoreText, jobIdFor, type ScoreTextPayload, type ScoreTextResult } from '../../jobs';
 import type { AppConfig } from '../../shared/config';
 import { isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { AppError, UnavailableError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { ScoreRequest } from '../schemas/score-request.schema';
 import type { CorpusScoreWriter } from './corpus-scores';
-import { releaseFreeRound, reserveFreeRound } from './free-rounds';
+import { releaseFreeRound, reserveFreeRound, type Reservation } from './free-rounds';
 import { upgradeBlock } from './upgrade';
 
 /** What a free score needs. */
@@ -44,11 +45,14 @@ function database<T>(work: Promise<T>): Promise<T> {
 }
 
 /**
- * Runs one free-tier score: reserve a lifetime round (race-free) and record the consented reply in
- * the free corpus, score through the `scoring` queue, queue the corpus row's scores; give the round
- * back (and drop the reply) if scoring fails. Consent was checked by the request schema; a request
- * refused here consumes nothing.
- * @param deps - config, DataSource, queue and queue events
+ * Runs one free-tier score. The scoring job is queued at once, while one SQL statement reserves a
+ * lifetime round (race-free) and records the consented reply in the free corpus: the database
+ * write is off the critical path. Only a reserved round gets its result; a refused request drops
+ * its job if no worker took it yet (otherwise the score is computed and thrown away), so a caller
+ * past the cap costs one speculative score at most per request, and never a round. After the
+ * score, the corpus row's scores are queued for writing; if scoring fails, the round is given back
+ * and the reply dropped. Consent was checked by the request schema.
+ * @param deps - config, DataSource, queue and queue events, corpus score writer
  * @param callerHash - the caller key
  * @param request - the validated body
  * @param reqId - request id, carried into the job for log correlation
@@ -66,34 +70,41 @@ export async function runFreeScore(
 ): Promise<FreeScoreOutcome> {
   const { config } = deps;
   const rules = config.freeTier;
+  const identity = { kind: 'free-score', round: randomUUID() } as const;
+  const payload = {
+    text: request.proposed_text,
+    delaySeconds: request.response_delay_seconds,
+    incoming: request.incoming_message,
+    profile: request.target_profile,
+    deep: false,
+    reqId,
+  };
+  const enqueued = enqueueScoreText(deps.scoringQueue, payload, identity, config.jobs.enqueueTimeoutMs);
+  // Settled below on every path; until then a rejection must not count as unhandled.
+  enqueued.catch(() => undefined);
+
   const draft = { text: request.proposed_text, profile: request.target_profile, delaySeconds: request.response_delay_seconds };
-  const reservation = await database(reserveFreeRound(deps.dataSource, callerHash, rules, draft));
-  if (!reservation.ok && reservation.reason === 'cap_reached') {
-    throw new AppError(429, 'free_cap_reached', `The free tier allows ${rules.scoreLimit} lifetime scores per caller; continue with the paid flow.`, {
-      details: { limit: rules.scoreLimit, used: reservation.used },
-      extra: { upgrade: upgradeBlock(config.payments) },
-    });
+  let reservation: Reservation;
+  try {
+    reservation = await database(reserveFreeRound(deps.dataSource, callerHash, rules, draft, jobIdFor(identity)));
+  } catch (err) {
+    dropJob(enqueued);
+    throw err;
   }
   if (!reservation.ok) {
+    dropJob(enqueued);
+    if (reservation.reason === 'cap_reached') {
+      throw new AppError(429, 'free_cap_reached', `The free tier allows ${rules.scoreLimit} lifetime scores per caller; continue with the paid flow.`, {
+        details: { limit: rules.scoreLimit, used: reservation.used },
+        extra: { upgrade: upgradeBlock(config.payments) },
+      });
+    }
     throw new AppError(403, 'wishlist_required', `Submit one wishlist item to POST /api/wishlist before free score ${rules.wishlistRequiredFrom}.`, {
       details: { limit: rules.scoreLimit, used: reservation.used, wishlist_endpoint: '/api/wishlist' },
     });
   }
   try {
-    const result = await scoreThroughQueue(
-      deps.scoringQueue,
-      deps.scoringEvents,
-      {
-        text: request.proposed_text,
-        delaySeconds: request.response_delay_seconds,
-        incoming: request.incoming_message,
-        profile: request.target_profile,
-        deep: false,
-        reqId,
-      },
-      { kind: 'free-score', callerHash, reservation: reservation.reservation },
-      config.jobs,
-    );
+    const result = await awaitResult(await enqueued, deps.scoringEvents, config.jobs.waitTimeoutMs);
     deps.corpusScores.record(reservation.corpusEntryId, result.score);
     return { result, used: reservation.used, wishlistSubmitted: reservation.wishlistSubmitted };
   } catch (err) {
@@ -107,6 +118,12 @@ export async function runFreeScore(
     }
     throw err;
   }
+}
+
+// A refused request's job: removed while it still waits; a worker that took it finishes it and
+// nobody reads the result (BullMQ refuses to remove a locked job, which is fine).
+function dropJob(enqueued: Promise<Job<ScoreTextPayload, ScoreTextResult>>): void {
+  enqueued.then((job) => job.remove()).catch(() => undefined);
 }
 
 function isFieldDetails(details: unknown): details is { field: string } {

@@ -37,7 +37,7 @@ describe('the free corpus score writer', function () {
   });
 
   async function reserve(n: number, text: string): Promise<string> {
-    const r = await reserveFreeRound(stack.deps.dataSource, hash(n), RULES, { text, profile: 'terse-senior-engineer' });
+    const r = await reserveFreeRound(stack.deps.dataSource, hash(n), RULES, { text, profile: 'terse-senior-engineer' }, `free-corpus-test-${n}`);
     if (!r.ok) throw new Error('not reserved');
     return r.corpusEntryId;
   }

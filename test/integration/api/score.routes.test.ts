@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { callerHashFor } from '../../../api/free-tier/caller-key';
 import { ensureFreeCaller, reserveFreeRound } from '../../../api/free-tier/free-rounds';
-import { jobIdFor } from '../../../jobs';
 import { startTestStack, type TestStack } from '../../helpers/stack';
 
 const TEXT = 'hey, sorry for the slow reply! yes, 6 works for me, see you there';
@@ -71,7 +70,6 @@ describe('POST /api/score (free tier)', function () {
       profile: 'terse-senior-engineer',
       response_delay_seconds: 40,
       caller_hash: callerHash,
-      job_id: jobIdFor({ kind: 'free-score', callerHash, reservation: 1 }),
       eq_score: res.body.score.eq_score,
       human_likeness: res.body.score.human_likeness,
       passed: res.body.score.passed,
@@ -79,6 +77,10 @@ describe('POST /api/score (free tier)', function () {
     });
     expect(rows[0].scored_at).to.be.instanceOf(Date);
     expect(JSON.stringify(rows[0])).not.to.contain('third party');
+    // The row names the job that scored it.
+    const job = await stack.deps.scoringQueue.getJob(rows[0].job_id as string);
+    expect(await job?.getState()).to.equal('completed');
+    expect(job?.returnvalue.score.human_likeness).to.equal(res.body.score.human_likeness);
   });
 
   it('stores only the keyed hash of the client address, never the address', async function () {
@@ -150,6 +152,20 @@ describe('POST /api/score (free tier)', function () {
     expect(corpus[0].n).to.equal(3);
   });
 
+  it('never answers a refused request with a score, and leaves no job of it waiting', async function () {
+    const ip = '203.0.113.45';
+    await wish(stack, ip).expect(201);
+    for (let i = 0; i < 3; i++) await score(stack, ip, { data_consent: true, proposed_text: TEXT }).expect(200);
+    const refused = await score(stack, ip, { data_consent: true, proposed_text: `${TEXT}, refused` });
+    expect(refused.status).to.equal(429);
+    expect(refused.body).not.to.have.property('score');
+    const corpus = (await stack.deps.dataSource.query('SELECT text FROM free_corpus_entries')) as Array<{ text: string }>;
+    expect(corpus.map((r) => r.text)).not.to.include(`${TEXT}, refused`);
+    // The speculative job was removed while waiting, or a worker took it and its result went unread.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await stack.deps.scoringQueue.getWaitingCount()).to.equal(0);
+  });
+
   it('gives exactly 2 scores to 20 concurrent calls from a caller without a wishlist item', async function () {
     const ip = '203.0.113.51';
     const responses = await Promise.all(Array.from({ length: 20 }, () => score(stack, ip, { data_consent: true, proposed_text: TEXT })));
@@ -195,7 +211,7 @@ describe('POST /api/score (free tier)', function () {
 
     it('refuses a first round when the rules want a wishlist item first, and creates no caller', async function () {
       const rules = { scoreLimit: 2, wishlistRequiredFrom: 1 };
-      expect(await reserveFreeRound(stack.deps.dataSource, hash(1), rules, draft)).to.deep.equal({ ok: false, reason: 'wishlist_required', used: 0 });
+      expect(await reserveFreeRound(stack.deps.dataSource, hash(1), rules, draft, 'free-test-1')).to.deep.equal({ ok: false, reason: 'wishlist_required', used: 0 });
       const callers = (await stack.deps.dataSource.query('SELECT count(*)::int AS n FROM free_callers')) as Array<{ n: number }>;
       expect(callers[0].n).to.equal(0);
     });
@@ -204,19 +220,19 @@ describe('POST /api/score (free tier)', function () {
       const rules = { scoreLimit: 2, wishlistRequiredFrom: 1 };
       await ensureFreeCaller(stack.deps.dataSource, hash(2));
       await stack.deps.dataSource.query('UPDATE free_callers SET wishlist_submitted = true WHERE caller_hash = $1', [hash(2)]);
-      const first = await reserveFreeRound(stack.deps.dataSource, hash(2), rules, draft);
-      const second = await reserveFreeRound(stack.deps.dataSource, hash(2), rules, draft);
-      const third = await reserveFreeRound(stack.deps.dataSource, hash(2), rules, draft);
-      expect(first).to.include({ ok: true, used: 1, reservation: 1 });
-      expect(second).to.include({ ok: true, used: 2, reservation: 2 });
+      const first = await reserveFreeRound(stack.deps.dataSource, hash(2), rules, draft, 'free-a');
+      const second = await reserveFreeRound(stack.deps.dataSource, hash(2), rules, draft, 'free-b');
+      const third = await reserveFreeRound(stack.deps.dataSource, hash(2), rules, draft, 'free-c');
+      expect(first).to.include({ ok: true, used: 1 });
+      expect(second).to.include({ ok: true, used: 2 });
       expect(third).to.deep.equal({ ok: false, reason: 'cap_reached', used: 2 });
       const rows = (await stack.deps.dataSource.query('SELECT job_id FROM free_corpus_entries ORDER BY job_id')) as Array<{ job_id: string }>;
-      expect(rows.map((r) => r.job_id)).to.deep.equal([1, 2].map((reservation) => jobIdFor({ kind: 'free-score', callerHash: hash(2), reservation })));
+      expect(rows.map((r) => r.job_id)).to.deep.equal(['free-a', 'free-b']);
     });
 
     it('gives nothing when the cap is zero', async function () {
       const rules = { scoreLimit: 0, wishlistRequiredFrom: 3 };
-      expect(await reserveFreeRound(stack.deps.dataSource, hash(3), rules, draft)).to.deep.equal({ ok: false, reason: 'cap_reached', used: 0 });
+      expect(await reserveFreeRound(stack.deps.dataSource, hash(3), rules, draft, 'free-test-3')).to.deep.equal({ ok: false, reason: 'cap_reached', used: 0 });
     });
   });
 });

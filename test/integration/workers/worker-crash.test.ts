@@ -16,6 +16,8 @@ describe('a worker killed mid-job', function () {
 
   before(async function () {
     stack = await startTestStack('crash', { worker: false, env: { JOB_WAIT_TIMEOUT_MS: '30000' } });
+    // The database is shared by every suite of the run: count this suite's rows only.
+    await stack.truncate();
   });
   after(async function () {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -5,14 +5,14 @@ describe('jobIdFor', function () {
   const hash = 'ab'.repeat(32);
 
   it('derives a stable id from the request identity', function () {
-    expect(jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 2 })).to.equal(jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 2 }));
-    expect(jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 2 })).not.to.equal(jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 3 }));
+    expect(jobIdFor({ kind: 'free-score', round: hash })).to.equal(jobIdFor({ kind: 'free-score', round: hash }));
+    expect(jobIdFor({ kind: 'free-score', round: hash })).not.to.equal(jobIdFor({ kind: 'free-score', round: 'cd'.repeat(32) }));
     expect(jobIdFor({ kind: 'payment', authorization: 'auth:1' })).to.equal(jobIdFor({ kind: 'payment', authorization: 'auth:1' }));
   });
 
   it("never contains ':' and is never all digits", function () {
     for (const id of [
-      jobIdFor({ kind: 'free-score', callerHash: hash, reservation: 1 }),
+      jobIdFor({ kind: 'free-score', round: '12345' }),
       jobIdFor({ kind: 'payment', authorization: '0x12:34:56' }),
       jobIdFor({ kind: 'idempotency-key', key: '12345' }),
     ]) {
