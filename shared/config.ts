@@ -91,6 +91,11 @@ export interface AppConfig {
     readonly legacyNetwork: string;
     /** Solana JSON-RPC endpoint that legacy payments are verified against (read-only). */
     readonly solanaRpcUrl: string;
+    /**
+     * EVM JSON-RPC endpoint of the USDC network, read-only, for wallet signatures only a contract
+     * can vouch for (ERC-1271/6492, e.g. bundle recovery by a smart wallet). Unset: EOA signatures only.
+     */
+    readonly evmRpcUrl?: string;
     /** Treasury receiving addresses published in the pricing manifest (unset: published as null). */
     readonly treasury: { readonly evm?: string; readonly solana?: string };
   };
@@ -137,6 +142,7 @@ interface EnvShape {
   PUBLIC_BASE_URL?: string;
   X402_LEGACY_NETWORK: string;
   SOLANA_RPC_URL: string;
+  EVM_RPC_URL?: string;
   TREASURY_EVM_ADDRESS?: string;
   TREASURY_SOLANA_ADDRESS?: string;
 }
@@ -190,6 +196,7 @@ const ENV_SCHEMA = {
     PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^/]+$' },
     X402_LEGACY_NETWORK: { type: 'string', enum: ['solana', 'solana-devnet'], default: 'solana' },
     SOLANA_RPC_URL: { type: 'string', pattern: '^https?://', default: 'https://api.mainnet-beta.solana.com' },
+    EVM_RPC_URL: { type: 'string', pattern: '^https?://' },
     TREASURY_EVM_ADDRESS: { type: 'string', pattern: EVM_ADDRESS },
     TREASURY_SOLANA_ADDRESS: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$' },
   },
@@ -293,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       publicBaseUrl: e.PUBLIC_BASE_URL,
       legacyNetwork: e.X402_LEGACY_NETWORK,
       solanaRpcUrl: e.SOLANA_RPC_URL,
+      evmRpcUrl: e.EVM_RPC_URL,
       treasury: { evm: e.TREASURY_EVM_ADDRESS, solana: e.TREASURY_SOLANA_ADDRESS },
     },
   });

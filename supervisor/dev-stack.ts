@@ -184,6 +184,7 @@ export class DevStack {
         USDC_ASSET_NAME: local.assetName,
         USDC_ASSET_VERSION: local.assetVersion,
         TREASURY_EVM_ADDRESS: local.treasury,
+        EVM_RPC_URL: local.rpcUrl,
       });
     }
     this.#worker = this.#spawnRole('worker', '../workers/main', childEnv);

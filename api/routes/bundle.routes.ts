@@ -82,8 +82,10 @@ export const recoverRequestSchema = {
     },
     signature: {
       type: 'string',
-      pattern: '^(0x[0-9a-fA-F]{130}|[1-9A-HJ-NP-Za-km-z]{64,90})$',
-      description: 'EVM: the 65-byte EIP-191 personal_sign signature, 0x-hex. Solana: the ed25519 signature of the UTF-8 message, base58.',
+      // 65 bytes from a key; a smart wallet's may be longer (ERC-6492 wraps a deployment).
+      pattern: '^(0x[0-9a-fA-F]{130,16384}|[1-9A-HJ-NP-Za-km-z]{64,90})$',
+      description:
+        "EVM: the EIP-191 personal_sign signature, 0x-hex (65 bytes for a key; a smart wallet's signature is checked on chain with ERC-1271/6492 when the server has an EVM_RPC_URL). Solana: the ed25519 signature of the UTF-8 message, base58.",
     },
   },
 } as const;
@@ -211,7 +213,8 @@ export const bundleOperations: OperationSpec[] = [
     description:
       'Sign this exact message (three lines joined by \\n, no trailing newline; bundle id in lowercase, timestamp in Unix ' +
       'seconds): "humanlike: recover bundle token\\nbundle_id: <bundle_id>\\ntimestamp: <timestamp>". EVM wallets sign it ' +
-      'with EIP-191 personal_sign (externally owned accounts; contract wallets are not supported); Solana wallets sign ' +
+      'with EIP-191 personal_sign (a smart wallet signs as its ERC-1271 isValidSignature accepts, checked on chain when ' +
+      'the server has EVM_RPC_URL, else answered 401 invalid_signature); Solana wallets sign ' +
       `its UTF-8 bytes with ed25519. The timestamp must be within ${RECOVERY_WINDOW_SECONDS} s of the server clock, and ` +
       'each signature recovers once (a later recovery needs a later timestamp). The new token is shown once and stored as a hash.',
     tags: ['bundle'],
@@ -227,6 +230,7 @@ export const bundleOperations: OperationSpec[] = [
       },
       '404': { description: 'bundle_not_found: no bundle with this id belongs to this wallet.', schema: errorBodySchema },
       '409': { description: 'bundle_not_settled: the purchase has not settled; retry it with the same authorization first.', schema: errorBodySchema },
+      '503': { description: "evm_rpc_unavailable: a smart wallet's signature needs the chain, which cannot be read now; retry.", schema: errorBodySchema },
       ...COMMON_RESPONSES,
     },
   },
@@ -324,7 +328,7 @@ export function bundleRoutes(deps: AppDeps): Router<AppState> {
       });
     }
     const message = recoveryMessage(found.id, body.timestamp);
-    if (!(await isOwnerSignature(found.wallet, message, body.signature))) {
+    if (!(await isOwnerSignature(found.wallet, message, body.signature, deps.config.payments.evmRpcUrl))) {
       throw new AppError(401, 'invalid_signature', "The signature is not this wallet's signature of the recovery message (see details.message).", {
         details: { message },
       });

@@ -45,6 +45,7 @@ export async function startPaidStack(suite: string, options: { worker?: boolean;
         X402_NETWORK: facilitator.network,
         USDC_ASSET_ADDRESS: facilitator.asset,
         TREASURY_EVM_ADDRESS: facilitator.treasury,
+        EVM_RPC_URL: facilitator.rpcUrl,
         PUBLIC_BASE_URL,
         ...options.env,
       },

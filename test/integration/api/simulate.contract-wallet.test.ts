@@ -29,7 +29,7 @@ describe('POST /api/simulate paid from a contract wallet (ERC-1271)', function (
     });
     wallet = getAddress(deployed.contractAddress as Address);
     await reader.waitForTransactionReceipt({
-      hash: await funder.writeContract({ address: paid.facilitator.asset, abi: erc20Abi, functionName: 'transfer', args: [wallet, 1_000_000n] }),
+      hash: await funder.writeContract({ address: paid.facilitator.asset, abi: erc20Abi, functionName: 'transfer', args: [wallet, 100_000_000n] }),
     });
   });
   after(async function () {
@@ -64,5 +64,35 @@ describe('POST /api/simulate paid from a contract wallet (ERC-1271)', function (
     expect(res.body.error).to.equal('invalid_exact_evm_signature');
     expect(await paid.count('payment_authorizations')).to.equal(0);
     expect(await paid.balanceOf(wallet)).to.equal(before);
+  });
+
+  describe('a bundle bought by the wallet, recovered with its owner key (EIP-191 through ERC-1271)', function () {
+    const BUNDLE = 42_500_000;
+    const recoveryText = (bundleId: string, timestamp: number) => `humanlike: recover bundle token\nbundle_id: ${bundleId}\ntimestamp: ${timestamp}`;
+
+    async function boughtBundle(): Promise<{ bundleId: string; token: string }> {
+      const signed = await signPayment(owner, paid.requirement(BUNDLE), `${PUBLIC_BASE_URL}/api/bundle`, { from: wallet });
+      const res = await paid.stack.http.post('/api/bundle').set('PAYMENT-SIGNATURE', signed.header).send({ plan: 'bundle', wallet_address: wallet });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return { bundleId: res.body.bundle_id as string, token: res.body.bundle_token as string };
+    }
+
+    it('gives a new token for the owner key\'s signature, and refuses a stranger\'s', async function () {
+      const { bundleId, token } = await boughtBundle();
+      const ts = Math.floor(Date.now() / 1000);
+      const recover = (signature: string, timestamp = ts) =>
+        paid.stack.http.post('/api/bundle/recover').send({ bundle_id: bundleId, wallet_address: wallet, timestamp, signature });
+
+      const strangers = await recover(await stranger.signMessage({ message: recoveryText(bundleId, ts) }));
+      expect(strangers.status, JSON.stringify(strangers.body)).to.equal(401);
+      expect(strangers.body.error.code).to.equal('invalid_signature');
+
+      const recovered = await recover(await owner.signMessage({ message: recoveryText(bundleId, ts) }));
+      expect(recovered.status, JSON.stringify(recovered.body)).to.equal(200);
+      expect(recovered.body.bundle_token).to.be.a('string').and.not.equal(token);
+      const balance = await paid.stack.http.get('/api/bundle/balance').set('X-BUNDLE-TOKEN', recovered.body.bundle_token as string);
+      expect(balance.status).to.equal(200);
+      expect(balance.body).to.include({ bundle_id: bundleId, credits_remaining: 1000 });
+    });
   });
 });

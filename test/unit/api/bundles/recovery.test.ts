@@ -5,6 +5,8 @@ import { bundleCharge, planTerms } from '../../../../api/bundles/bundle-plans';
 import { bundleTokenHashFrom, hashBundleToken, newBundleToken } from '../../../../api/bundles/bundle-token';
 import { isOwnerSignature, recoveryMessage } from '../../../../api/bundles/recovery';
 import { walletKey } from '../../../../api/bundles/wallet-key';
+import { UnavailableError } from '../../../../shared/errors';
+import { closedPort } from '../../../helpers/ports';
 
 const BUNDLE_ID = '0B6C3A4E-1F2D-4C5B-9A8E-7D6F5E4C3B2A';
 
@@ -25,6 +27,21 @@ describe('bundle recovery', function () {
     expect(await isOwnerSignature(wallet, `${message} `, await owner.signMessage({ message }))).to.equal(false);
     expect(await isOwnerSignature(wallet, message, `0x${'00'.repeat(65)}`)).to.equal(false);
     expect(await isOwnerSignature(wallet, message, '3yZe7d')).to.equal(false);
+  });
+
+  it('answers 503 evm_rpc_unavailable when a signature needs the chain and the node cannot be read', async function () {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const other = privateKeyToAccount(generatePrivateKey());
+    const message = recoveryMessage(BUNDLE_ID, 1767225600);
+    const rpcUrl = `http://127.0.0.1:${await closedPort()}`;
+    // The owner's own key needs no chain, whatever the node's state.
+    expect(await isOwnerSignature(walletKey(owner.address), message, await owner.signMessage({ message }), rpcUrl)).to.equal(true);
+    const err = await isOwnerSignature(walletKey(owner.address), message, await other.signMessage({ message }), rpcUrl).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).to.be.instanceOf(UnavailableError);
+    expect(err).to.include({ status: 503, code: 'evm_rpc_unavailable' });
   });
 
   it("accepts the Solana owner's ed25519 signature of the UTF-8 message and nothing else", async function () {
