@@ -34,6 +34,12 @@ export interface AppConfig {
     readonly url?: string;
     readonly poolMax: number;
     readonly ssl: boolean;
+    /**
+     * Hot statements (see shared/db/hot-statement) run as named prepared statements, parsed and
+     * planned once per connection. Off where connections share one backend session (the embedded
+     * PGlite of `npm start`, a transaction-mode pooler without prepared-statement support).
+     */
+    readonly preparedStatements?: boolean;
   };
   readonly jobs: {
     /** Deadline for a job's result before the API answers 504 job_timeout. */
@@ -115,6 +121,7 @@ interface EnvShape {
   DATABASE_URL?: string;
   DATABASE_POOL_MAX: number;
   DATABASE_SSL: boolean;
+  DATABASE_PREPARED_STATEMENTS: boolean;
   JOB_WAIT_TIMEOUT_MS: number;
   JOB_ENQUEUE_TIMEOUT_MS: number;
   JOB_ATTEMPTS: number;
@@ -169,6 +176,7 @@ const ENV_SCHEMA = {
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_POOL_MAX: int(1, 100, 10),
     DATABASE_SSL: { type: 'boolean', default: false },
+    DATABASE_PREPARED_STATEMENTS: { type: 'boolean', default: true },
     JOB_WAIT_TIMEOUT_MS: int(100, 600_000, 15_000),
     JOB_ENQUEUE_TIMEOUT_MS: int(50, 60_000, 2_000),
     JOB_ATTEMPTS: int(1, 20, 3),
@@ -265,7 +273,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     redis: { url: e.REDIS_URL, queuePrefix: e.QUEUE_PREFIX },
-    db: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, ssl: e.DATABASE_SSL },
+    db: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, ssl: e.DATABASE_SSL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS },
     jobs: {
       waitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
       enqueueTimeoutMs: e.JOB_ENQUEUE_TIMEOUT_MS,

@@ -173,7 +173,11 @@ export class DevStack {
     this.#checkStop();
 
     const childEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url };
-    if (this.#pg) childEnv.DATABASE_POOL_MAX = String(this.#poolMax());
+    if (this.#pg) {
+      childEnv.DATABASE_POOL_MAX = String(this.#poolMax());
+      // PGlite has one backend session for every connection: named statements would collide.
+      childEnv.DATABASE_PREPARED_STATEMENTS = 'false';
+    }
     const local = this.#facilitator;
     if (local) {
       // The embedded chain has its own token and accounts: the whole USDC rail points at it.

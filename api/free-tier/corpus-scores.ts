@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { runHotStatement, type HotStatement } from '../../shared/db/hot-statement';
 import type { Logger } from '../../shared/logger';
 import type { ScoreResult } from '../../shared/scoring/result-types';
 
@@ -21,13 +22,16 @@ interface PendingScore {
 // Every score queued while a write is in flight goes into the next write: one UPDATE for all of
 // them, so under load the corpus costs a fraction of a statement per reply, and at rest each score
 // is written at once.
-const UPDATE_SQL = `
+const WRITE_SCORES: HotStatement = {
+  name: 'free_corpus_write_scores',
+  text: `
   UPDATE free_corpus_entries AS e
      SET eq_score = s.eq_score, human_likeness = s.human_likeness, passed = s.passed,
          scorer_version = s.scorer_version, scored_at = now()
     FROM unnest($1::uuid[], $2::float8[], $3::float8[], $4::boolean[], $5::text[])
          AS s(id, eq_score, human_likeness, passed, scorer_version)
-   WHERE e.id = s.id`;
+   WHERE e.id = s.id`,
+};
 
 /**
  * Creates the writer of corpus scores. The reply itself was recorded with the reservation of the
@@ -43,7 +47,7 @@ export function createCorpusScoreWriter(dataSource: DataSource, log: Logger): Co
 
   const write = async (batch: PendingScore[]) => {
     try {
-      await dataSource.query(UPDATE_SQL, [
+      await runHotStatement(dataSource, WRITE_SCORES, [
         batch.map((s) => s.id),
         batch.map((s) => s.eqScore),
         batch.map((s) => s.humanLikeness),

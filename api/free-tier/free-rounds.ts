@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../shared/config';
+import { runHotStatement, type HotStatement } from '../../shared/db/hot-statement';
 
 /** The consented reply that enters the free corpus with the round (never the incoming message). */
 export interface CorpusDraft {
@@ -26,7 +27,9 @@ export async function ensureFreeCaller(dataSource: DataSource, callerHash: strin
 // when the rules allow a first round without a wishlist; a caller with a wishlist has a row
 // already); an existing caller's row is updated under its row lock, and the WHERE re-checks the
 // rules on the locked row, so N racing calls never reserve more than the cap. The corpus row is written in the same statement, so a counted round always has its reply.
-const RESERVE_SQL = `
+const RESERVE_ROUND: HotStatement = {
+  name: 'free_round_reserve',
+  text: `
   WITH reserved AS (
     INSERT INTO free_callers AS c (caller_hash, scores_used, reservations, consented_at)
     SELECT $1, 1, 1, now()
@@ -45,7 +48,8 @@ const RESERVE_SQL = `
     RETURNING id
   )
   SELECT reserved.scores_used, reserved.wishlist_submitted, entry.id AS entry_id
-    FROM reserved, entry`;
+    FROM reserved, entry`,
+};
 
 /**
  * Reserves one lifetime free round and records the consented reply in the free corpus, atomically
@@ -64,7 +68,7 @@ export async function reserveFreeRound(
   draft: CorpusDraft,
   jobId: string,
 ): Promise<Reservation> {
-  const rows = (await dataSource.query(RESERVE_SQL, [
+  const rows = await runHotStatement<{ scores_used: number; wishlist_submitted: boolean; entry_id: string }>(dataSource, RESERVE_ROUND, [
     callerHash,
     rules.scoreLimit,
     rules.wishlistRequiredFrom,
@@ -72,7 +76,7 @@ export async function reserveFreeRound(
     draft.profile ?? null,
     draft.text,
     draft.delaySeconds ?? null,
-  ])) as Array<{ scores_used: number; wishlist_submitted: boolean; entry_id: string }>;
+  ]);
   const row = rows[0];
   if (row) return { ok: true, used: row.scores_used, wishlistSubmitted: row.wishlist_submitted, corpusEntryId: row.entry_id };
   const state = (await dataSource.query(`SELECT scores_used FROM free_callers WHERE caller_hash = $1`, [callerHash])) as Array<{

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config';
 import { ConfigError } from '../errors';
+import { usePreparedStatements } from './hot-statement';
 import {
   Bundle,
   BundleRedemption,
@@ -47,7 +48,7 @@ export function createDataSource(db: AppConfig['db'], applicationName: string): 
   if (!db.url) {
     throw new ConfigError(['DATABASE_URL is not set (postgres://user:password@host:5432/db); `npm start` sets one for you']);
   }
-  return new DataSource({
+  const dataSource = new DataSource({
     type: 'postgres',
     url: db.url,
     ssl: db.ssl ? { rejectUnauthorized: false } : false,
@@ -60,4 +61,6 @@ export function createDataSource(db: AppConfig['db'], applicationName: string): 
     logging: false,
     extra: { max: db.poolMax, connectionTimeoutMillis: 5_000 },
   });
+  if (db.preparedStatements) usePreparedStatements(dataSource);
+  return dataSource;
 }
