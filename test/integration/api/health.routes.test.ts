@@ -11,6 +11,7 @@ import { closeRedis, createRedis } from '../../../shared/redis';
 import { SCORER_VERSION } from '../../../shared/scoring/version';
 import { testConfig } from '../../helpers/config';
 import { closedPort } from '../../helpers/ports';
+import { startTcpRelay } from '../../helpers/tcp-relay';
 import { startTestStack, type TestStack } from '../../helpers/stack';
 
 describe('health routes', function () {
@@ -83,6 +84,31 @@ describe('health routes', function () {
       ])) as Array<{ scores_used: number }>;
       expect(rows[0].scores_used).to.equal(0);
       await http.get('/api/profiles').expect(200);
+    });
+  });
+
+  describe('when PostgreSQL goes away after start', function () {
+    it('answers 503 database_unavailable to a free score, leaves no job waiting, and keeps serving', async function () {
+      const url = new URL(stack.config.db.url ?? '');
+      const relay = await startTcpRelay({ host: url.hostname, port: Number(url.port || 5432) });
+      url.host = `127.0.0.1:${relay.port}`;
+      const dataSource = createDataSource({ url: url.toString(), poolMax: 2, ssl: false, preparedStatements: true }, 'test-cut');
+      await dataSource.initialize();
+      try {
+        const http = supertest(createApp({ ...stack.deps, dataSource }).callback());
+        await relay.cut();
+        const waitingBefore = await stack.deps.scoringQueue.getWaitingCount();
+        const res = await http.post('/api/score').set('X-Forwarded-For', '192.0.2.98').send({ data_consent: true, proposed_text: 'hello there, friend' });
+        expect(res.status, JSON.stringify(res.body)).to.equal(503);
+        expect(res.body.error.code).to.equal('database_unavailable');
+        expect(res.body).not.to.have.property('score');
+        // This stack has no worker: the job queued beside the reservation was removed, not left waiting.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await stack.deps.scoringQueue.getWaitingCount()).to.equal(waitingBefore);
+        await http.get('/api/profiles').expect(200);
+      } finally {
+        await dataSource.destroy().catch(() => undefined);
+      }
     });
   });
 
