@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthorizationStatus } from '../db/entities';
+import { runHotStatement, type HotStatement } from '../db/hot-statement';
 import { accrueReferralReward, bindReferral, lockPayer } from './referral-accrual';
 
 /** The unique key of an authorization: one nonce of one payer on one asset and network. */
@@ -60,7 +61,44 @@ const COLUMNS = `id, rail, network, asset, payer, nonce, x402_version AS "x402Ve
   settle_attempts AS "settleAttempts", last_error AS "lastError", transaction, created_at AS "createdAt",
   settled_at AS "settledAt"`;
 
-type Queryable = Pick<DataSource | EntityManager, 'query'>;
+type Queryable = DataSource | EntityManager;
+
+// The statements of every paid call, prepared once per connection (see runHotStatement).
+const FIND_BY_KEY: HotStatement = {
+  name: 'authorization_find_by_key',
+  text: `SELECT ${COLUMNS} FROM payment_authorizations WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,
+};
+const GET_BY_ID: HotStatement = { name: 'authorization_get', text: `SELECT ${COLUMNS} FROM payment_authorizations WHERE id = $1` };
+const RESERVE: HotStatement = {
+  name: 'authorization_reserve',
+  text: `INSERT INTO payment_authorizations
+           (rail, network, asset, payer, nonce, x402_version, resource, product, tier, amount, request_hash, result_id, payment)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+         ON CONFLICT ON CONSTRAINT uq_payment_authorizations_nonce DO NOTHING
+         RETURNING ${COLUMNS}`,
+};
+const STORE_RESULT: HotStatement = {
+  name: 'authorization_store_result',
+  text: `UPDATE payment_authorizations
+            SET status = 'scored', response = $2, summary = $3, calibration_text = $4, updated_at = now()
+          WHERE id = $1 AND status = 'reserved'
+          RETURNING ${COLUMNS}`,
+};
+const MARK_SETTLED: HotStatement = {
+  name: 'authorization_mark_settled',
+  text: `UPDATE payment_authorizations
+            SET status = 'settled', transaction = $2, settled_at = now(), updated_at = now(), last_error = NULL
+          WHERE id = $1 AND status = 'scored'
+          RETURNING ${COLUMNS}, calibration_text AS "calibrationText"`,
+};
+const INSERT_LEDGER: HotStatement = {
+  name: 'ledger_insert',
+  text: `INSERT INTO ledger_sessions
+           (authorization_id, product, tier, profile, score, passed, result_id, network, asset, amount, transaction, payer,
+            request_hash, created_at, settled_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         RETURNING id, settled_at`,
+};
 
 /**
  * Looks an authorization up by its unique key.
@@ -69,10 +107,7 @@ type Queryable = Pick<DataSource | EntityManager, 'query'>;
  * @returns the row, or undefined
  */
 export async function findAuthorization(db: Queryable, key: AuthorizationKey): Promise<AuthorizationRow | undefined> {
-  const rows = (await db.query(
-    `SELECT ${COLUMNS} FROM payment_authorizations WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,
-    [key.network, key.asset, key.payer, key.nonce],
-  )) as AuthorizationRow[];
+  const rows = await runHotStatement<AuthorizationRow>(db, FIND_BY_KEY, [key.network, key.asset, key.payer, key.nonce]);
   return rows[0];
 }
 
@@ -83,7 +118,7 @@ export async function findAuthorization(db: Queryable, key: AuthorizationKey): P
  * @returns the row, or undefined
  */
 export async function getAuthorization(db: Queryable, id: string): Promise<AuthorizationRow | undefined> {
-  const rows = (await db.query(`SELECT ${COLUMNS} FROM payment_authorizations WHERE id = $1`, [id])) as AuthorizationRow[];
+  const rows = await runHotStatement<AuthorizationRow>(db, GET_BY_ID, [id]);
   return rows[0];
 }
 
@@ -98,28 +133,21 @@ export async function reserveAuthorization(
   db: Queryable,
   auth: NewAuthorization,
 ): Promise<{ created: boolean; row: AuthorizationRow }> {
-  const inserted = (await db.query(
-    `INSERT INTO payment_authorizations
-       (rail, network, asset, payer, nonce, x402_version, resource, product, tier, amount, request_hash, result_id, payment)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     ON CONFLICT ON CONSTRAINT uq_payment_authorizations_nonce DO NOTHING
-     RETURNING ${COLUMNS}`,
-    [
-      auth.rail,
-      auth.network,
-      auth.asset,
-      auth.payer,
-      auth.nonce,
-      auth.x402Version,
-      auth.resource,
-      auth.product,
-      auth.tier,
-      auth.amount,
-      auth.requestHash,
-      randomUUID(),
-      JSON.stringify(auth.payment),
-    ],
-  )) as AuthorizationRow[];
+  const inserted = await runHotStatement<AuthorizationRow>(db, RESERVE, [
+    auth.rail,
+    auth.network,
+    auth.asset,
+    auth.payer,
+    auth.nonce,
+    auth.x402Version,
+    auth.resource,
+    auth.product,
+    auth.tier,
+    auth.amount,
+    auth.requestHash,
+    randomUUID(),
+    JSON.stringify(auth.payment),
+  ]);
   if (inserted[0]) return { created: true, row: inserted[0] };
   const existing = await findAuthorization(db, auth);
   if (!existing) throw new Error('authorization vanished between insert and select');
@@ -149,15 +177,14 @@ export async function storeResult(
   id: string,
   result: { response: Record<string, unknown>; summary: SessionSummary; calibrationText: string | null },
 ): Promise<AuthorizationRow> {
-  const updated = (await db.query(
-    `UPDATE payment_authorizations
-        SET status = 'scored', response = $2, summary = $3, calibration_text = $4, updated_at = now()
-      WHERE id = $1 AND status = 'reserved'
-      RETURNING ${COLUMNS}`,
-    [id, JSON.stringify(result.response), JSON.stringify(result.summary), result.calibrationText],
-  )) as [AuthorizationRow[], number];
+  const updated = await runHotStatement<AuthorizationRow>(db, STORE_RESULT, [
+    id,
+    JSON.stringify(result.response),
+    JSON.stringify(result.summary),
+    result.calibrationText,
+  ]);
   // Nothing updated: a concurrent replay stored its (identical) result first; read that one.
-  const row = updated[0][0] ?? (await getAuthorization(db, id));
+  const row = updated[0] ?? (await getAuthorization(db, id));
   if (!row) throw new Error(`authorization ${id} not found`);
   return row;
 }
@@ -204,14 +231,8 @@ export interface LedgerEntry {
  */
 export async function recordSettlement(ds: DataSource, id: string, transaction: string): Promise<LedgerEntry | undefined> {
   return ds.transaction(async (tx) => {
-    const updated = (await tx.query(
-      `UPDATE payment_authorizations
-          SET status = 'settled', transaction = $2, settled_at = now(), updated_at = now(), last_error = NULL
-        WHERE id = $1 AND status = 'scored'
-        RETURNING ${COLUMNS}, calibration_text AS "calibrationText"`,
-      [id, transaction],
-    )) as [Array<AuthorizationRow & { calibrationText: string | null }>, number];
-    const row = updated[0][0];
+    const updated = await runHotStatement<AuthorizationRow & { calibrationText: string | null }>(tx, MARK_SETTLED, [id, transaction]);
+    const row = updated[0];
     if (!row) return undefined;
     const summary = row.summary;
     const purchase = { authorizationId: row.id, payer: row.payer, asset: row.asset, amount: row.amount };
@@ -219,30 +240,23 @@ export async function recordSettlement(ds: DataSource, id: string, transaction: 
     // accrue this purchase to the referrer, in this transaction (once per authorization).
     await lockPayer(tx, row.payer);
     if (summary?.referralCode) await bindReferral(tx, purchase, summary.referralCode);
-    const ledger = (await tx.query(
-      `INSERT INTO ledger_sessions
-         (authorization_id, product, tier, profile, score, passed, result_id, network, asset, amount, transaction, payer,
-          request_hash, created_at, settled_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-       RETURNING id, settled_at`,
-      [
-        row.id,
-        row.product,
-        row.tier,
-        summary?.profile ?? null,
-        summary?.score ?? null,
-        summary?.passed ?? null,
-        row.resultId,
-        row.network,
-        row.asset,
-        row.amount,
-        transaction,
-        row.payer,
-        row.requestHash,
-        row.createdAt,
-        row.settledAt,
-      ],
-    )) as Array<{ id: string; settled_at: Date }>;
+    const ledger = await runHotStatement<{ id: string; settled_at: Date }>(tx, INSERT_LEDGER, [
+      row.id,
+      row.product,
+      row.tier,
+      summary?.profile ?? null,
+      summary?.score ?? null,
+      summary?.passed ?? null,
+      row.resultId,
+      row.network,
+      row.asset,
+      row.amount,
+      transaction,
+      row.payer,
+      row.requestHash,
+      row.createdAt,
+      row.settledAt,
+    ]);
     if (row.calibrationText !== null && summary?.profile && summary.score !== null) {
       await tx.query(
         `INSERT INTO calibration_shares (result_id, profile, eq_score, text, scorer_version) VALUES ($1, $2, $3, $4, $5)
