@@ -152,7 +152,7 @@ describe('POST /api/score (free tier)', function () {
     expect(corpus[0].n).to.equal(3);
   });
 
-  it('never answers a refused request with a score, and leaves no job of it waiting', async function () {
+  it('never answers a refused request with a score, nor keeps its reply, though its job was queued beside the reservation', async function () {
     const ip = '203.0.113.45';
     await wish(stack, ip).expect(201);
     for (let i = 0; i < 3; i++) await score(stack, ip, { data_consent: true, proposed_text: TEXT }).expect(200);
@@ -161,9 +161,25 @@ describe('POST /api/score (free tier)', function () {
     expect(refused.body).not.to.have.property('score');
     const corpus = (await stack.deps.dataSource.query('SELECT text FROM free_corpus_entries')) as Array<{ text: string }>;
     expect(corpus.map((r) => r.text)).not.to.include(`${TEXT}, refused`);
-    // The speculative job was removed while waiting, or a worker took it and its result went unread.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await stack.deps.scoringQueue.getWaitingCount()).to.equal(0);
+    expect((await callerRow(stack, ip)).scores_used).to.equal(3);
+  });
+
+  describe('with no worker running', function () {
+    let idle: TestStack;
+    before(async function () {
+      idle = await startTestStack('score-idle', { worker: false, env: { FREE_SCORE_LIMIT: '0' } });
+    });
+    after(async function () {
+      await idle?.close();
+    });
+
+    it('removes the job a refused request queued beside its reservation', async function () {
+      const waiting = await idle.deps.scoringQueue.getWaitingCount();
+      const res = await score(idle, '203.0.113.46', { data_consent: true, proposed_text: TEXT });
+      expect(res.status).to.equal(429);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await idle.deps.scoringQueue.getWaitingCount()).to.equal(waiting);
+    });
   });
 
   it('gives exactly 2 scores to 20 concurrent calls from a caller without a wishlist item', async function () {
