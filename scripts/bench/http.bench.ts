@@ -55,6 +55,7 @@ import { loadConfig } from '../../shared/config';
 import { createDataSource } from '../../shared/db/create-data-source';
 import { PROFILES } from '../../shared/profiles';
 import { FLOOR_QUEUE, NOOP_QUEUE } from './noop-round-trip';
+import { median, percentile, sorted } from './stats';
 import { measureCurveCosts, signPaidRequests, type CurveCosts, type PaidOffer, type PaidRequest } from './paid-requests';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -401,23 +402,6 @@ async function jobTimeline(prefix: string, queueName: string, since: number, unt
   }
 }
 
-function sorted(xs: number[]): Float64Array {
-  return Float64Array.from(xs).sort(); // typed arrays sort numerically
-}
-
-function percentile(sortedXs: ArrayLike<number>, q: number): number {
-  if (sortedXs.length === 0) return NaN;
-  const i = Math.min(sortedXs.length - 1, Math.max(0, Math.ceil(q * sortedXs.length) - 1));
-  return sortedXs[i];
-}
-
-function median(xs: number[]): number {
-  const s = sorted(xs);
-  if (s.length === 0) return NaN;
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
 function mean(xs: number[]): number {
   return xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
@@ -709,13 +693,15 @@ async function main(): Promise<void> {
       if (ROUNDS > 1) out(`round ${i + 1}`);
       for (const r of results) printCase(r);
     }
+    const casesOf = (t: string, c: number): CaseResult[] =>
+      rounds.map((results) => results.find((r) => r.target === t && r.connections === c)).filter((r): r is CaseResult => r !== undefined);
     // The round whose case had the median throughput stands for the case in the details.
     const representative = (t: string, c: number): CaseResult | undefined => {
-      const cases = rounds.map((results) => results.find((r) => r.target === t && r.connections === c)).filter((r): r is CaseResult => r !== undefined);
-      return cases.sort((a, b) => a.rps - b.rps)[cases.length >> 1];
+      const cases = casesOf(t, c).sort((a, b) => a.rps - b.rps);
+      return cases[cases.length >> 1];
     };
     const medianOf = (t: string, c: number): CaseResult | undefined => {
-      const cases = rounds.map((results) => results.find((r) => r.target === t && r.connections === c)).filter((r): r is CaseResult => r !== undefined);
+      const cases = casesOf(t, c);
       const middle = representative(t, c);
       if (!middle) return undefined;
       const m = (pick: (r: CaseResult) => number) => median(cases.map(pick));

@@ -8,6 +8,7 @@ import { getAddress, recoverTypedDataAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devAccounts } from '../../facilitator/dev-accounts';
 import { transferWithAuthorizationTypedData } from '../../shared/payments/eip3009';
+import { median } from './stats';
 
 /** What the service's 402 offers for a basic session on the development chain. */
 export interface PaidOffer {
@@ -87,7 +88,7 @@ export async function measureCurveCosts(rounds = 200): Promise<CurveCosts> {
   const typedData = transferWithAuthorizationTypedData(domain, authorization);
   const signature = await payer.signTypedData(typedData);
   const tx = { chainId: 8453, type: 'eip1559', to: domain.asset, data: '0x', nonce: 1, gas: 100_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n } as const;
-  const median = async (work: () => Promise<unknown>) => {
+  const medianMs = async (work: () => Promise<unknown>) => {
     for (let i = 0; i < rounds; i++) await work();
     const times: number[] = [];
     for (let i = 0; i < rounds; i++) {
@@ -95,10 +96,10 @@ export async function measureCurveCosts(rounds = 200): Promise<CurveCosts> {
       await work();
       times.push(performance.now() - t);
     }
-    return times.sort((a, b) => a - b)[times.length >> 1];
+    return median(times);
   };
   return {
-    recoverMs: await median(() => recoverTypedDataAddress({ ...typedData, signature })),
-    signTransactionMs: await median(() => facilitator.signTransaction(tx)),
+    recoverMs: await medianMs(() => recoverTypedDataAddress({ ...typedData, signature })),
+    signTransactionMs: await medianMs(() => facilitator.signTransaction(tx)),
   };
 }
