@@ -99,7 +99,7 @@ export interface AppConfig {
     readonly solanaRpcUrl: string;
     /**
      * EVM JSON-RPC endpoint of the USDC network, read-only, for wallet signatures only a contract
-     * can vouch for (ERC-1271/6492, e.g. bundle recovery by a smart wallet). Unset: EOA signatures only.
+     * can vouch for (ERC-1271/6492: smart-wallet payments and bundle recovery). Unset: keys' signatures only.
      */
     readonly evmRpcUrl?: string;
     /** Treasury receiving addresses published in the pricing manifest (unset: published as null). */

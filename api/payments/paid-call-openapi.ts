@@ -69,7 +69,7 @@ export const PAID_CALL_RESPONSES = {
     schema: errorBodySchema,
   },
   '422': { description: 'validation_failed: every failing field with its JSON path. Checked before any payment.', schema: errorBodySchema },
-  '503': { description: 'facilitator_unavailable, queue_unavailable or payments_not_configured. Nothing was charged.', schema: errorBodySchema },
+  '503': { description: 'facilitator_unavailable, queue_unavailable, evm_rpc_unavailable (a smart-wallet signature needs the chain) or payments_not_configured. Nothing was charged.', schema: errorBodySchema },
   '504': {
     description: `job_timeout (nothing charged) or settlement_pending: retry the same request with the same authorization; it is never charged twice (answers carry ${REPLAY_HEADER}: true).`,
     schema: errorBodySchema,

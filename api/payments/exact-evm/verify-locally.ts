@@ -1,6 +1,7 @@
 import type { PaymentRequirements } from '@x402/core/types';
-import { getAddress, isAddressEqual, recoverTypedDataAddress } from 'viem';
+import { getAddress, isAddressEqual } from 'viem';
 import { transferWithAuthorizationTypedData } from '../../../shared/payments/eip3009';
+import { isWalletSignature } from '../../../shared/payments/wallet-signature';
 import type { Refusal } from '../refusal';
 import type { ExactEvmPayment } from './decode-payment-signature';
 
@@ -21,8 +22,6 @@ function chainIdOf(network: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-// EOA signatures are 65 bytes; longer ones belong to smart wallets, which only an RPC can check.
-const EOA_SIGNATURE_HEX = 2 + 65 * 2;
 
 /**
  * Checks the terms, without cryptography: the accepted requirement is the one offered (scheme,
@@ -59,49 +58,28 @@ export function checkPaymentTerms(payment: ExactEvmPayment, requirement: Payment
 }
 
 /**
- * What our own recovery proves: `signed` (an ECDSA signature by `from`), or `needs-chain` (not an
- * ECDSA signature by `from`, so valid only if `from` is a contract wallet that accepts it through
- * ERC-1271, which only the chain can tell), or a refusal (no usable EIP-712 domain).
- */
-export type LocalSignatureVerdict = 'signed' | 'needs-chain' | Refusal;
-
-/**
- * Checks the EIP-712 signature over the token's domain (name and version from the requirement's
- * `extra`, the network's chain id, the token) by recovering its signer. A 65-byte signature that
- * recovers to `from` is proven here. Anything else may still be a smart wallet's signature (a
- * contract at `from` answering ERC-1271 `isValidSignature`, whatever the signature's length), so
- * it is left to the facilitator, which asks the chain; on chain the token checks it again.
+ * Proves the authorization was signed by its `from`: the EIP-712 signature over the token's domain
+ * (name and version from the requirement's `extra`, the network's chain id, the token) is `from`'s
+ * key's, or, with an EVM JSON-RPC endpoint, one the smart wallet at `from` accepts (ERC-1271).
+ * This is our own check, whatever the facilitator says; on chain the token checks it once more.
  * @param payment - the decoded payment
  * @param requirement - the requirement this request offers
- * @returns the verdict
+ * @param evmRpcUrl - read-only JSON-RPC of the payment's chain; unset accepts keys' signatures only
+ * @returns undefined when it holds, or the refusal
+ * @throws UnavailableError (503 evm_rpc_unavailable) when a smart wallet's signature needs the chain and it cannot be read
  */
-export async function checkPaymentSignature(payment: ExactEvmPayment, requirement: PaymentRequirements): Promise<LocalSignatureVerdict> {
+export async function checkPaymentSignature(payment: ExactEvmPayment, requirement: PaymentRequirements, evmRpcUrl?: string): Promise<Refusal | undefined> {
   const extra = requirement.extra as { name?: string; version?: string } | undefined;
   const chainId = chainIdOf(requirement.network);
   if (!extra?.name || !extra.version || chainId === undefined) {
     return refuse('invalid_exact_evm_missing_eip712_domain', 'The requirement lacks its EIP-712 domain.');
   }
-  if (payment.signature.length !== EOA_SIGNATURE_HEX) return 'needs-chain';
   const auth = payment.authorization;
-  try {
-    const signer = await recoverTypedDataAddress({
-      ...transferWithAuthorizationTypedData({ name: extra.name, version: extra.version, chainId, asset: requirement.asset }, auth),
-      signature: payment.signature,
-    });
-    return isAddressEqual(signer, auth.from) ? 'signed' : 'needs-chain';
-  } catch {
-    // Not a recoverable ECDSA signature; a contract wallet may still accept these bytes.
-    return 'needs-chain';
+  const typedData = transferWithAuthorizationTypedData({ name: extra.name, version: extra.version, chainId, asset: requirement.asset }, auth);
+  if (!(await isWalletSignature(auth.from, { typedData }, payment.signature, evmRpcUrl))) {
+    return refuse('invalid_exact_evm_signature', "The signature was not made by the authorization's `from` address.");
   }
-}
-
-/**
- * The refusal for a signature that neither recovers to `from` nor is accepted by a contract at
- * `from` (the facilitator's chain check said no).
- * @returns the refusal
- */
-export function signatureNotByPayer(): Refusal {
-  return refuse('invalid_exact_evm_signature', "The signature was not made by the authorization's `from` address (nor accepted by a contract wallet there).");
+  return undefined;
 }
 
 // Slack on top of maxTimeoutSeconds for clock skew between client and server.

@@ -6,7 +6,7 @@ import { FacilitatorUnavailableError, type Facilitator } from '../../../shared/p
 import type { Charge } from '../charge';
 import { usdcRequirement } from '../challenge';
 import { decodePaymentSignature } from '../exact-evm/decode-payment-signature';
-import { checkPaymentSignature, checkPaymentTerms, checkPaymentWindow, signatureNotByPayer } from '../exact-evm/verify-locally';
+import { checkPaymentSignature, checkPaymentTerms, checkPaymentWindow } from '../exact-evm/verify-locally';
 import type { PaymentClaim, Refusal } from './rail';
 
 function storedSignature(row: AuthorizationRow): string | undefined {
@@ -45,14 +45,12 @@ export async function claimExactEvmPayment(
     async verify(): Promise<NewAuthorization | Refusal> {
       const late = checkPaymentWindow(payment, requirement, input.path, Math.floor(Date.now() / 1000));
       if (late) return late;
-      // Our own signature check and the facilitator's verification run side by side. A signature
-      // ours proves needs the facilitator's yes too; one ours cannot prove (a smart wallet's, or a
-      // forgery) stands or falls by the facilitator's check against the chain.
-      const [local, verdict] = await Promise.all([
-        checkPaymentSignature(payment, requirement),
+      // Our own signature check and the facilitator's verification run side by side; ours decides first.
+      const [forged, verdict] = await Promise.all([
+        checkPaymentSignature(payment, requirement, input.payments.evmRpcUrl),
         input.facilitator.verify(payment.payload, requirement).catch((err: unknown) => ({ failed: err })),
       ]);
-      if (typeof local !== 'string') return local;
+      if (forged) return forged;
       if ('failed' in verdict) {
         if (!(verdict.failed instanceof FacilitatorUnavailableError)) throw verdict.failed;
         throw new UnavailableError('facilitator_unavailable', 'The payment facilitator cannot be reached; nothing was charged, retry later.', {
@@ -61,8 +59,6 @@ export async function claimExactEvmPayment(
         });
       }
       if (!verdict.isValid) {
-        // The facilitator found no contract wallet accepting a signature our recovery could not prove.
-        if (local === 'needs-chain' && /signature/i.test(verdict.invalidReason ?? '')) return signatureNotByPayer();
         return { ok: false, reason: verdict.invalidReason ?? 'payment_invalid', message: verdict.invalidMessage ?? 'The facilitator refused the payment.' };
       }
       return {

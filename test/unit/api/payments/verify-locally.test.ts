@@ -20,15 +20,11 @@ const requirement: PaymentRequirements = {
   extra: { name: 'USD Coin', version: '2' },
 };
 
-// The terms, then the signature: what the rail checks before a payment is reserved. A signature
-// our recovery cannot prove is left to the facilitator's chain check (the integration tests).
+// The terms, then the signature: what the rail checks before a payment is reserved.
 async function checkPaymentBinding(payment: ExactEvmPayment, req: PaymentRequirements, wallet: string) {
   const terms = checkPaymentTerms(payment, req, wallet);
   if (!terms.ok) return terms;
-  const local = await checkPaymentSignature(payment, req);
-  if (local === 'signed') return terms;
-  if (local === 'needs-chain') return { ok: false as const, reason: 'needs-chain' };
-  return local;
+  return (await checkPaymentSignature(payment, req)) ?? terms;
 }
 
 describe('exact-EVM payment checks (real EIP-712 signatures)', function () {
@@ -57,9 +53,8 @@ describe('exact-EVM payment checks (real EIP-712 signatures)', function () {
     ['another asset', { accepted: { asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' } }, 'invalid_exact_evm_asset_mismatch'],
     ['another network', { accepted: { network: 'eip155:84532' } }, 'invalid_exact_evm_network_mismatch'],
     ['another scheme', { accepted: { scheme: 'upto' } }, 'invalid_exact_evm_scheme'],
-    // Not provable by recovery: only a contract wallet at `from` could accept these.
-    ['a domain of another chain', { domain: { chainId: 84532 } }, 'needs-chain'],
-    ['a domain of another token name', { domain: { name: 'USDC' } }, 'needs-chain'],
+    ['a domain of another chain', { domain: { chainId: 84532 } }, 'invalid_exact_evm_signature'],
+    ['a domain of another token name', { domain: { name: 'USDC' } }, 'invalid_exact_evm_signature'],
   ];
   for (const [name, options, reason] of refusals) {
     it(`refuses ${name}: ${reason}`, async function () {
@@ -69,9 +64,9 @@ describe('exact-EVM payment checks (real EIP-712 signatures)', function () {
     });
   }
 
-  it('leaves a from (and wallet_address) that did not sign to the chain check: a forgery, or a contract wallet', async function () {
+  it('refuses a from (and wallet_address) that did not sign: a forged authorization', async function () {
     const verdict = await bind({ from: other.address }, other.address);
-    expect(verdict).to.include({ ok: false, reason: 'needs-chain' });
+    expect(verdict).to.include({ ok: false, reason: 'invalid_exact_evm_signature' });
   });
 
   it('refuses a signer other than wallet_address', async function () {
@@ -85,7 +80,7 @@ describe('exact-EVM payment checks (real EIP-712 signatures)', function () {
     const sig = payment.signature;
     const flipped = `${sig.slice(0, 10)}${sig[10] === 'a' ? 'b' : 'a'}${sig.slice(11)}` as `0x${string}`;
     const verdict = await checkPaymentBinding({ ...payment, signature: flipped }, requirement, payer.address);
-    expect(verdict).to.include({ ok: false, reason: 'needs-chain' });
+    expect(verdict).to.include({ ok: false, reason: 'invalid_exact_evm_signature' });
   });
 
   describe('time window and resource', function () {
