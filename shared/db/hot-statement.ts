@@ -25,9 +25,8 @@ export function usePreparedStatements(dataSource: DataSource): void {
 
 // The node-postgres connection to run on: the transaction's own client inside a transaction,
 // else the pool TypeORM's Postgres driver keeps as `master`.
-async function connectionOf(db: DataSource | EntityManager): Promise<Pick<Pool | PoolClient, 'query'>> {
+async function connectionOf(db: DataSource | EntityManager, dataSource: DataSource): Promise<Pick<Pool | PoolClient, 'query'>> {
   if (db instanceof EntityManager && db.queryRunner) return (await db.queryRunner.connect()) as PoolClient;
-  const dataSource = db instanceof EntityManager ? db.connection : db;
   const pool = (dataSource.driver as unknown as { master?: Pool }).master;
   if (!pool) throw new Error('the DataSource is not initialized');
   return pool;
@@ -49,7 +48,7 @@ export async function runHotStatement<R extends QueryResultRow>(
   values: unknown[],
 ): Promise<R[]> {
   const dataSource = db instanceof EntityManager ? db.connection : db;
-  const connection = await connectionOf(db);
+  const connection = await connectionOf(db, dataSource);
   const query = preparing.has(dataSource) ? { name: statement.name, text: statement.text, values } : { text: statement.text, values };
   return (await connection.query<R>(query)).rows;
 }
