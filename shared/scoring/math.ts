@@ -18,23 +18,6 @@ export function round(x: number, digits = 3): number {
   return Math.round(x * f) / f;
 }
 
-/** Mean of a list (0 for an empty list). */
-export function mean(xs: readonly number[]): number {
-  if (xs.length === 0) return 0;
-  let s = 0;
-  for (const x of xs) s += x;
-  return s / xs.length;
-}
-
-/** Population standard deviation (0 for fewer than two values). */
-export function stdev(xs: readonly number[]): number {
-  if (xs.length < 2) return 0;
-  const m = mean(xs);
-  let s = 0;
-  for (const x of xs) s += (x - m) ** 2;
-  return Math.sqrt(s / xs.length);
-}
-
 /** A linear model stored as data: standardization, weights and intercept. */
 export interface LinearModel {
   features: string[];
