@@ -42,13 +42,27 @@ describe('the free corpus score writer', function () {
     return r.corpusEntryId;
   }
 
-  it('writes every score recorded while a write was in flight, each on its own row', async function () {
+  it('writes every score recorded while a write was in flight in one statement, each on its own row', async function () {
     const texts = Array.from({ length: 40 }, (_, i) => `reply number ${i}: sure, ${'really '.repeat(i % 7)}happy to help with that tonight`);
     const ids = await Promise.all(texts.map((t, i) => reserve(i + 1, t)));
     const scores = texts.map((text) => scoreText({ text, profile: 'terse-senior-engineer', delaySeconds: 30 }));
     const writer = createCorpusScoreWriter(stack.deps.dataSource, logger());
-    ids.forEach((id, i) => writer.record(id, scores[i]));
-    await writer.drain();
+    // Count the writer's statements on the real pool (every call goes through unchanged).
+    const pool = (stack.deps.dataSource.driver as unknown as { master: { query: (...args: unknown[]) => unknown } }).master;
+    const query = pool.query;
+    let writes = 0;
+    pool.query = function (this: unknown, ...args: unknown[]) {
+      if ((args[0] as { name?: string } | undefined)?.name === 'free_corpus_write_scores') writes++;
+      return query.apply(this, args);
+    };
+    try {
+      ids.forEach((id, i) => writer.record(id, scores[i]));
+      await writer.drain();
+    } finally {
+      pool.query = query;
+    }
+    // The first score is written at once; the 39 recorded while it was in flight go in one more statement.
+    expect(writes).to.equal(2);
     const rows = (await stack.deps.dataSource.query('SELECT id, text, eq_score, human_likeness, passed, scorer_version, scored_at FROM free_corpus_entries')) as Array<{
       id: string;
       text: string;
