@@ -1,9 +1,9 @@
 import cors from '@koa/cors';
 import Koa from 'koa';
-import type { AppState } from './context';
-import type { AppDeps } from './deps';
-import { jsonBodyParser } from './middleware/body-parser';
-import { errorHandler } from './middleware/error-handler';
+import type { AppState } from './http/context';
+import type { AppDeps } from './http/deps';
+import { jsonBodyParser } from './http/body-parser';
+import { errorHandler } from './http/error-handler';
 import { requestLogger } from '../shared/http/request-logger';
 import { createApiRouter } from './routes';
 

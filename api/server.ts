@@ -7,10 +7,10 @@ import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
-import { createCapacityRunner } from './capacity';
-import type { AppDeps } from './deps';
+import { createCapacityRunner } from './health/capacity';
+import type { AppDeps } from './http/deps';
 import { createFeedHub } from './feed/feed-hub';
-import { createCorpusScoreWriter } from './free-tier/corpus-scores';
+import { createCorpusScoreWriter } from './free-score/corpus-scores';
 
 /** A running API process. */
 export interface WebRuntime {

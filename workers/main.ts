@@ -15,10 +15,10 @@ import {
   MAINTENANCE_HEARTBEAT_SCHEDULER,
   MAINTENANCE_REDEMPTION_SWEEP_JOB,
   MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER,
-} from './maintenance.processor';
+} from './maintenance/maintenance.processor';
 import { createScoringPool } from './pool';
-import { createScoreTextProcessor } from './score-text.processor';
-import { createSettlePaymentProcessor } from './settle-payment.processor';
+import { createScoreTextProcessor } from './scoring/score-text.processor';
+import { createSettlePaymentProcessor } from './payments/settle-payment.processor';
 
 /** A running worker process: its BullMQ workers, thread pool and DataSource. */
 export interface WorkerRuntime {

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import { maskIdentifier } from '../../shared/payments/mask';
-import type { BundleRow } from './bundle-store';
-import { isEvmWallet } from './wallet-key';
+import type { BundleRow } from '../payments/bundle-credit/bundle-store';
+import { isEvmWallet } from '../payments/bundle-credit/wallet-key';
 
 /** The note of a delivery that carries the token. */
 export const TOKEN_SHOWN_NOTE =

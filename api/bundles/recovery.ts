@@ -1,7 +1,7 @@
 import { address, getBase58Encoder, getPublicKeyFromAddress, isAddress, verifySignature, type SignatureBytes } from '@solana/kit';
 import { getAddress, type Hex } from 'viem';
 import { isWalletSignature } from '../../shared/payments/wallet-signature';
-import { isEvmWallet } from './wallet-key';
+import { isEvmWallet } from '../payments/bundle-credit/wallet-key';
 
 /** How far a recovery message's timestamp may be from the server's clock, in seconds. */
 export const RECOVERY_WINDOW_SECONDS = 300;

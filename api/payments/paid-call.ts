@@ -12,8 +12,8 @@ import {
   type AuthorizationRow,
   type SessionSummary,
 } from '../../shared/payments/authorization-store';
-import type { AppContext } from '../context';
-import type { AppDeps } from '../deps';
+import type { AppContext } from '../http/context';
+import type { AppDeps } from '../http/deps';
 import { buildChallenge, resourceUrlFor } from './challenge';
 import type { Charge } from './charge';
 import { bindIdempotencyKey, findIdempotencyBinding, idempotencyKeyHash } from './idempotency';

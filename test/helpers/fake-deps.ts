@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import type { AppDeps } from '../../api/deps';
-import type { CapacityResult } from '../../api/capacity';
+import type { AppDeps } from '../../api/http/deps';
+import type { CapacityResult } from '../../api/health/capacity';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
 

@@ -1,7 +1,7 @@
 import supertest from 'supertest';
 import type { Agent } from 'supertest';
 import { createApp } from '../../api/app';
-import type { AppDeps } from '../../api/deps';
+import type { AppDeps } from '../../api/http/deps';
 import { createDeps } from '../../api/server';
 import type { AppConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Job } from 'bullmq';
 import { createLogger } from '../../../shared/logger';
-import { createRedemptionSweepProcessor } from '../../../workers/maintenance.processor';
+import { createRedemptionSweepProcessor } from '../../../workers/maintenance/maintenance.processor';
 import { startTestStack, type TestStack } from '../../helpers/stack';
 
 describe('the maintenance sweep of abandoned bundle redemptions', function () {

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { QUEUE } from '../../../jobs';
 import { createLogger } from '../../../shared/logger';
 import { startWorkers, type WorkerRuntime } from '../../../workers/main';
-import { MAINTENANCE_HEARTBEAT_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER } from '../../../workers/maintenance.processor';
+import { MAINTENANCE_HEARTBEAT_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER } from '../../../workers/maintenance/maintenance.processor';
 import { startTestStack, type TestStack } from '../../helpers/stack';
 import { spawnWorker } from '../../helpers/worker-process';
 

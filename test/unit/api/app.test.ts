@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app';
-import { createApiRouter } from '../../../api/routes';
-import { scoreRequestSchema } from '../../../api/schemas/score-request.schema';
+import { createApiRouter } from '../../../api';
+import { scoreRequestSchema } from '../../../api/free-score/free-score.schema';
 import { PROFILES } from '../../../shared/profiles';
 import { fakeDeps, type FakeDeps } from '../../helpers/fake-deps';
 

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { generateKeyPairSigner, getBase58Decoder, signBytes } from '@solana/kit';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { bundleCharge, planTerms } from '../../../../api/bundles/bundle-plans';
-import { bundleTokenHashFrom, hashBundleToken, newBundleToken } from '../../../../api/bundles/bundle-token';
+import { bundleTokenHashFrom, hashBundleToken, newBundleToken } from '../../../../api/payments/bundle-credit/bundle-token';
 import { isOwnerSignature, recoveryMessage } from '../../../../api/bundles/recovery';
-import { walletKey } from '../../../../api/bundles/wallet-key';
+import { walletKey } from '../../../../api/payments/bundle-credit/wallet-key';
 import { UnavailableError } from '../../../../shared/errors';
 import { closedPort } from '../../../helpers/ports';
 

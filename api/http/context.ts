@@ -1,0 +1,13 @@
+import type { ParameterizedContext } from 'koa';
+import type { RequestState } from '../../shared/http/request-state';
+
+/** Per-request state every middleware and route may read: the request id and logger, and what validation set. */
+export interface AppState extends RequestState {
+  /** The validated body, set by `validateBody`. */
+  body?: unknown;
+  /** The validated, coerced query, set by `validateQuery`. */
+  query?: unknown;
+}
+
+/** The Koa context of this API. */
+export type AppContext = ParameterizedContext<AppState>;

@@ -1,0 +1,204 @@
+import type { DataSource } from 'typeorm';
+import { AppError } from '../../../shared/errors';
+import { refundRedemption } from '../../../shared/payments/bundle-refunds';
+import type { AppContext } from '../../http/context';
+import type { AppDeps } from '../../http/deps';
+import type { Charge } from '../charge';
+import { idempotencyKeyHash } from '../idempotency';
+import { paymentRequired, REPLAY_HEADER } from '../paid-call';
+import { bundleTokenHashFrom, invalidBundleToken } from './bundle-token';
+import { findBundleByTokenHash, type BundleRow } from './bundle-store';
+import { walletKey } from './wallet-key';
+
+/** A redemption request, as the route sees it after validation. */
+export interface RedemptionRequest {
+  /** The `X-BUNDLE-TOKEN` header value. */
+  tokenHeader: string;
+  /** The body's `wallet_address`: must own the bundle. */
+  wallet: string;
+  /** Hash of the canonical request: the same Idempotency-Key with another request is a 409. */
+  requestHash: string;
+  idempotencyKey?: string;
+  /** The per-call charge the 402 offers instead when the bundle has no credit left. */
+  charge: Charge;
+}
+
+/** A credit taken for one session. */
+export interface Redemption {
+  id: string;
+  bundleId: string;
+  /** Public id of the session's result. */
+  resultId: string;
+  /** Credits left after this one was taken. */
+  creditsRemaining: number;
+}
+
+/** What the redeemed work hands back: the body to store and deliver, and any calibration share. */
+export interface RedemptionOutcome {
+  response: Record<string, unknown>;
+  calibration: { profile: string; score: number; text: string; scorerVersion: string } | null;
+}
+
+/** The work one credit buys. */
+export type RedeemedWork = (redemption: Redemption, bundle: BundleRow) => Promise<RedemptionOutcome>;
+
+interface RawRedemption {
+  id: string;
+  bundle_id: string;
+  result_id: string;
+  request_hash: string;
+  status: 'reserved' | 'completed';
+  response: Record<string, unknown> | null;
+}
+
+// Thrown inside the reservation transaction to roll back the decrement when another request
+// bound the same Idempotency-Key first.
+class KeyTaken extends Error {}
+
+async function findRedemption(ds: DataSource, bundleId: string, keyHash: string): Promise<RawRedemption | undefined> {
+  const rows = (await ds.query(
+    `SELECT id, bundle_id, result_id, request_hash, status, response FROM bundle_redemptions WHERE bundle_id = $1 AND key_hash = $2`,
+    [bundleId, keyHash],
+  )) as RawRedemption[];
+  return rows[0];
+}
+
+// Takes one credit and records the redemption in one transaction. The conditional decrement is
+// the whole concurrency story: row-locked, it never takes a credit that is not there.
+async function reserveCredit(
+  ds: DataSource,
+  bundleId: string,
+  keyHash: string | null,
+  requestHash: string,
+): Promise<Redemption | 'exhausted' | 'key_taken'> {
+  try {
+    return await ds.transaction(async (tx) => {
+      const taken = (await tx.query(
+        `UPDATE bundles SET credits_remaining = credits_remaining - 1, updated_at = now()
+          WHERE id = $1 AND credits_remaining > 0
+          RETURNING credits_remaining`,
+        [bundleId],
+      )) as [Array<{ credits_remaining: number }>, number];
+      const left = taken[0][0];
+      if (!left) return 'exhausted' as const;
+      const inserted = (await tx.query(
+        `INSERT INTO bundle_redemptions (bundle_id, key_hash, request_hash, result_id) VALUES ($1, $2, $3, gen_random_uuid())
+         ON CONFLICT ON CONSTRAINT uq_bundle_redemptions_key DO NOTHING
+         RETURNING id, result_id`,
+        [bundleId, keyHash, requestHash],
+      )) as Array<{ id: string; result_id: string }>;
+      if (!inserted[0]) throw new KeyTaken();
+      return { id: inserted[0].id, bundleId, resultId: inserted[0].result_id, creditsRemaining: left.credits_remaining };
+    });
+  } catch (err) {
+    if (err instanceof KeyTaken) return 'key_taken';
+    throw err;
+  }
+}
+
+async function completeRedemption(ds: DataSource, redemption: Redemption, outcome: RedemptionOutcome): Promise<RawRedemption | undefined> {
+  return ds.transaction(async (tx) => {
+    const done = (await tx.query(
+      `UPDATE bundle_redemptions SET status = 'completed', response = $2, completed_at = now() WHERE id = $1 AND status = 'reserved' RETURNING id`,
+      [redemption.id, JSON.stringify(outcome.response)],
+    )) as [unknown[], number];
+    const share = outcome.calibration;
+    if (done[0].length > 0 && share) {
+      await tx.query(
+        `INSERT INTO calibration_shares (result_id, profile, eq_score, text, scorer_version) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT ON CONSTRAINT uq_calibration_shares_result_id DO NOTHING`,
+        [redemption.resultId, share.profile, share.score, share.text, share.scorerVersion],
+      );
+    }
+    const rows = (await tx.query(
+      `SELECT id, bundle_id, result_id, request_hash, status, response FROM bundle_redemptions WHERE id = $1`,
+      [redemption.id],
+    )) as RawRedemption[];
+    return rows[0];
+  });
+}
+
+function deliverRedemption(ctx: AppContext, response: Record<string, unknown> | null, replayed: boolean): void {
+  if (replayed) ctx.set(REPLAY_HEADER, 'true');
+  ctx.status = 200;
+  ctx.body = response ?? {};
+}
+
+function bundleExhausted(ctx: AppContext, deps: AppDeps, charge: Charge): void {
+  paymentRequired(
+    ctx,
+    deps,
+    charge,
+    'bundle_exhausted',
+    'This bundle has no credits left: pay for this call (sign the first entry of accepts and retry with PAYMENT-SIGNATURE, without X-BUNDLE-TOKEN), or buy a new bundle at POST /api/bundle.',
+  );
+}
+
+async function redeem(
+  ctx: AppContext,
+  ds: DataSource,
+  redemption: Redemption,
+  bundle: BundleRow,
+  work: RedeemedWork,
+  replayed: boolean,
+): Promise<void> {
+  let outcome: RedemptionOutcome;
+  try {
+    outcome = await work(redemption, bundle);
+  } catch (err) {
+    await refundRedemption(ds, redemption.id);
+    throw err;
+  }
+  const stored = await completeRedemption(ds, redemption, outcome);
+  if (stored?.status !== 'completed') {
+    // A concurrent request with the same key failed and gave the credit back meanwhile.
+    throw new AppError(503, 'redemption_interrupted', 'This redemption was given back while it ran; retry the same request.', {
+      expose: true,
+      headers: { 'Retry-After': '1' },
+    });
+  }
+  deliverRedemption(ctx, stored.response, replayed);
+}
+
+/**
+ * Runs a basic session paid with one bundle credit (`X-BUNDLE-TOKEN`) instead of a payment: the
+ * token names the bundle, `wallet_address` must own it (credits belong to the paying wallet), one
+ * credit is taken atomically (never below zero, whatever the concurrency), the work runs, and the
+ * credit is given back if it fails. With an Idempotency-Key, the same request replays the stored
+ * result (header X-Payment-Replayed: true) without a second credit; another request with the key
+ * is a 409. A redemption is not a ledger settlement: the purchase of the bundle was.
+ * @param ctx - Koa context; the answer is set on it
+ * @param deps - app dependencies
+ * @param request - token, wallet, request hash, idempotency key, the per-call charge
+ * @param work - the session
+ * @throws AppError 401 bundle_token_required / invalid_bundle_token, 403 bundle_wallet_mismatch,
+ *   409 idempotency_conflict; a 402 challenge with error bundle_exhausted is answered, not thrown
+ */
+export async function runBundleRedemption(ctx: AppContext, deps: AppDeps, request: RedemptionRequest, work: RedeemedWork): Promise<void> {
+  const ds = deps.dataSource;
+  const bundle = await findBundleByTokenHash(ds, bundleTokenHashFrom(request.tokenHeader));
+  if (!bundle) throw invalidBundleToken();
+  if (walletKey(request.wallet) !== bundle.wallet) {
+    throw new AppError(403, 'bundle_wallet_mismatch', 'wallet_address must be the wallet that owns this bundle: its credits belong to the paying wallet.');
+  }
+  const keyHash = request.idempotencyKey === undefined ? null : idempotencyKeyHash(ctx.path, request.idempotencyKey);
+  // Two rounds at most: a key bound by a concurrent request between our lookup and our insert is
+  // found on the second lookup.
+  for (let round = 0; round < 2; round++) {
+    if (keyHash) {
+      const existing = await findRedemption(ds, bundle.id, keyHash);
+      if (existing) {
+        if (existing.request_hash !== request.requestHash) {
+          throw new AppError(409, 'idempotency_conflict', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
+        }
+        if (existing.status === 'completed') return deliverRedemption(ctx, existing.response, true);
+        const resumed = { id: existing.id, bundleId: bundle.id, resultId: existing.result_id, creditsRemaining: bundle.creditsRemaining };
+        return redeem(ctx, ds, resumed, bundle, work, true);
+      }
+    }
+    const reserved = await reserveCredit(ds, bundle.id, keyHash, request.requestHash);
+    if (reserved === 'exhausted') return bundleExhausted(ctx, deps, request.charge);
+    if (reserved !== 'key_taken') return redeem(ctx, ds, reserved, bundle, work, false);
+  }
+  throw new Error('an Idempotency-Key bound concurrently could not be found');
+}

@@ -1,0 +1,73 @@
+import type { DataSource } from 'typeorm';
+import type { AuthorizationRow } from '../../shared/payments/authorization-store';
+import { hashBundleToken, newBundleToken } from './bundle-credit/bundle-token';
+import type { Delivery } from './paid-call';
+
+/** A reward bundle as a response lists it: not secret (recovering its token needs the wallet's signature). */
+export interface RewardBundleRef {
+  bundle_id: string;
+  credits: number;
+}
+
+/**
+ * Turns the referrer's pending reward credits into one reward bundle (basic credits owned by the
+ * referrer) and mints its token. One transaction: the credits are marked delivered exactly when
+ * the bundle exists, and concurrent deliveries to one referrer never deliver a credit twice (the
+ * rows are locked and re-checked).
+ * @param ds - DataSource
+ * @param authorization - the referrer's settled paid call being delivered for the first time
+ * @returns the new token, or none when nothing was pending
+ */
+export async function deliverPendingRewards(ds: DataSource, authorization: AuthorizationRow): Promise<string[]> {
+  return ds.transaction(async (tx) => {
+    const due = (await tx.query(
+      `WITH due AS (
+         SELECT referred_wallet, credits_earned - credits_delivered AS credits FROM referrals
+          WHERE referrer_wallet = $1 AND credits_earned > credits_delivered
+          ORDER BY referred_wallet
+          FOR UPDATE)
+       UPDATE referrals r SET credits_delivered = r.credits_delivered + due.credits, updated_at = now()
+         FROM due WHERE r.referred_wallet = due.referred_wallet
+       RETURNING due.credits`,
+      [authorization.payer],
+    )) as [Array<{ credits: number }>, number];
+    const credits = due[0].reduce((sum, r) => sum + r.credits, 0);
+    if (credits <= 0) return [];
+    const token = newBundleToken();
+    await tx.query(
+      `INSERT INTO bundles (token_hash, wallet, plan, source, credits_total, credits_remaining, authorization_id, token_issued_at)
+       VALUES ($1, $2, 'referral-reward', 'referral-reward', $3, $3, $4, now())`,
+      [hashBundleToken(token), authorization.payer, credits, authorization.id],
+    );
+    return [token];
+  });
+}
+
+/**
+ * The reward bundles delivered with a paid call (ids and credits only).
+ * @param ds - DataSource
+ * @param authorizationId - the paid call
+ * @returns the bundles
+ */
+export async function rewardBundlesOf(ds: DataSource, authorizationId: string): Promise<RewardBundleRef[]> {
+  const rows = (await ds.query(
+    `SELECT id, credits_total FROM bundles WHERE authorization_id = $1 AND source = 'referral-reward' ORDER BY created_at`,
+    [authorizationId],
+  )) as Array<{ id: string; credits_total: number }>;
+  return rows.map((r) => ({ bundle_id: r.id, credits: r.credits_total }));
+}
+
+/**
+ * The referral-reward members of a paid response (section 8: rewards arrive as bundle tokens in
+ * the referrer's next paid response). On the first delivery the pending credits become a reward
+ * bundle whose token is in `reward_bundle_tokens`, shown once; a replay shows no token, and
+ * `reward_bundles` names the bundles so a lost token can be recovered (POST /api/bundle/recover).
+ * @param ds - DataSource
+ * @param authorization - the settled paid call
+ * @param delivery - whether this is its first delivery
+ * @returns `reward_bundle_tokens` and `reward_bundles`
+ */
+export async function rewardDeliveryExtras(ds: DataSource, authorization: AuthorizationRow, delivery: Delivery): Promise<Record<string, unknown>> {
+  const tokens = delivery.first ? await deliverPendingRewards(ds, authorization) : [];
+  return { reward_bundle_tokens: tokens, reward_bundles: await rewardBundlesOf(ds, authorization.id) };
+}

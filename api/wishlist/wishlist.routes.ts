@@ -1,0 +1,69 @@
+import Router from '@koa/router';
+import { isDatabaseUnavailable } from '../../shared/db/db-errors';
+import { AppError, UnavailableError } from '../../shared/errors';
+import type { AppContext, AppState } from '../http/context';
+import type { AppDeps } from '../http/deps';
+import { callerHashFor } from '../free-score/caller-key';
+import { submitWishlistItem } from './wishlist';
+import { validateBody } from '../http/validate';
+import type { OperationSpec } from '../http/openapi/operation';
+import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
+import { wishlistRequestSchema, type WishlistRequest } from './wishlist.schema';
+
+/** OpenAPI specs of the wishlist route. */
+export const wishlistOperations: OperationSpec[] = [
+  {
+    method: 'post',
+    path: '/api/wishlist',
+    operationId: 'postWishlistItem',
+    summary: 'Free feedback item; capped per caller. One item unlocks the third free score.',
+    tags: ['free tier'],
+    body: wishlistRequestSchema,
+    responses: {
+      '201': {
+        description: 'Received.',
+        schema: {
+          type: 'object',
+          required: ['status', 'items_submitted', 'items_remaining'],
+          properties: {
+            status: { const: 'received' },
+            items_submitted: { type: 'integer' },
+            items_remaining: { type: 'integer' },
+          },
+        },
+      },
+      '415': { description: 'unsupported_media_type: send application/json.', schema: errorBodySchema },
+      '422': COMMON_RESPONSES['422'],
+      '429': { description: 'wishlist_cap_reached: this caller has submitted the maximum number of items.', schema: errorBodySchema },
+      '503': { description: 'database_unavailable.', schema: errorBodySchema },
+    },
+  },
+];
+
+/**
+ * The wishlist route.
+ * @param deps - app dependencies
+ * @returns the router
+ */
+export function wishlistRoutes(deps: AppDeps): Router<AppState> {
+  const router = new Router<AppState>();
+  const { freeTier } = deps.config;
+
+  router.post('/api/wishlist', validateBody(wishlistRequestSchema), async (ctx: AppContext) => {
+    const item = ctx.state.body as WishlistRequest;
+    const callerHash = callerHashFor(ctx.ip, freeTier.callerHashKey);
+    const outcome = await submitWishlistItem(deps.dataSource, callerHash, item, freeTier.wishlistCap).catch((err: unknown) => {
+      if (isDatabaseUnavailable(err)) throw new UnavailableError('database_unavailable', 'The database is unreachable; retry later.', { cause: err });
+      throw err;
+    });
+    if (!outcome.ok) {
+      throw new AppError(429, 'wishlist_cap_reached', `Each caller may submit ${freeTier.wishlistCap} wishlist items.`, {
+        details: { limit: freeTier.wishlistCap },
+      });
+    }
+    ctx.status = 201;
+    ctx.body = { status: 'received', items_submitted: outcome.submitted, items_remaining: outcome.remaining };
+  });
+
+  return router;
+}
