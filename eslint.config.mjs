@@ -3,6 +3,20 @@
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import tseslint from 'typescript-eslint';
+import { readdirSync } from 'node:fs';
+
+// api/ holds one folder per endpoint family, plus the kit below them: api/http (context, middleware,
+// shared schema fragments, the OpenAPI builder) and api/payments (the one payment pipeline).
+const API_KIT = ['http', 'payments'];
+const families = readdirSync(new URL('./api', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !API_KIT.includes(d.name))
+  .map((d) => d.name);
+const apiEntryFiles = ['./api/app.ts', './api/routes.ts', './api/server.ts'];
+const familyZones = families.map((family) => ({
+  target: `./api/${family}`,
+  from: [...families.filter((other) => other !== family).map((other) => `./api/${other}`), ...apiEntryFiles],
+  message: `a family never imports another family or the app's entry files: move what ${family} shares down to api/http, api/payments or shared (style.md section 2).`,
+}));
 
 const everyOtherProcess = ['./cli', './supervisor', './facilitator', './scripts', './test'];
 
@@ -25,9 +39,14 @@ export default [
             // api and workers never import each other.
             { target: './api', from: ['./workers', './migrations', ...everyOtherProcess], message: 'api depends on jobs and shared only.' },
             { target: './workers', from: ['./api', './migrations', ...everyOtherProcess], message: 'workers depend on jobs and shared only.' },
+            // The kit sits below the families: it never reaches up into one.
+            ...familyZones,
+            { target: './api/http', from: [...families.map((f) => `./api/${f}`), './api/payments', ...apiEntryFiles], message: 'api/http is the kit below the families and the pipeline.' },
+            { target: './api/payments', from: [...families.map((f) => `./api/${f}`), ...apiEntryFiles], message: 'the payment pipeline serves every family and imports none.' },
             // Threads and the engine stay free of I/O, so threads start cheap and data stays cloneable.
+            // The web-side capacity thread of /api/health-capacity is held to the same rules.
             {
-              target: ['./shared/scoring', './workers/threads'],
+              target: ['./shared/scoring', './workers/threads', './api/health/threads'],
               from: ['./shared/db', './shared/redis.ts', './shared/logger.ts', './shared/config.ts', './shared/payments', './shared/http'],
               message: 'the engine and the threads import no db, redis, logger or config.',
             },

@@ -1,11 +1,10 @@
 import cors from '@koa/cors';
 import Koa from 'koa';
 import type { AppState } from './http/context';
-import type { AppDeps } from './http/deps';
 import { jsonBodyParser } from './http/body-parser';
 import { errorHandler } from './http/error-handler';
 import { requestLogger } from '../shared/http/request-logger';
-import { createApiRouter } from './routes';
+import { createApiRouter, type ApiDeps } from './routes';
 
 /** Response headers browsers may read: the x402 receipts and challenge, and the request id. */
 export const EXPOSED_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'X-Payment-Replayed', 'X-Request-Id', 'Retry-After'];
@@ -32,7 +31,7 @@ export const ALLOWED_HEADERS = [
  * @param deps - config, logger, DataSource, Redis, queue, queue events, capacity runner
  * @returns the app
  */
-export function createApp(deps: AppDeps): Koa<AppState> {
+export function createApp(deps: ApiDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   const { http } = deps.config;
   // Trust exactly `trustedProxyHops` entries of X-Forwarded-For, counted from the right.

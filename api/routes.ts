@@ -1,16 +1,44 @@
 import Router from '@koa/router';
+import { bundleOperations } from './bundles/bundles.openapi';
+import { bundleRoutes } from './bundles/bundles.routes';
+import { corpusOperations } from './corpus/corpus.openapi';
+import { corpusRoutes } from './corpus/corpus.routes';
+import type { FeedHub } from './feed/feed-hub';
+import { feedOperations } from './feed/feed.openapi';
+import { feedRoutes } from './feed/feed.routes';
+import type { CorpusScoreWriter } from './free-score/corpus-scores';
+import { scoreOperations } from './free-score/free-score.openapi';
+import { scoreRoutes } from './free-score/free-score.routes';
+import type { CapacityRunner } from './health/capacity';
+import { healthOperations } from './health/health.openapi';
+import { healthRoutes } from './health/health.routes';
 import type { AppContext, AppState } from './http/context';
 import type { AppDeps } from './http/deps';
 import { buildOpenApiDocument } from './http/openapi/document';
 import type { OperationSpec } from './http/openapi/operation';
-import { bundleOperations, bundleRoutes } from './bundles/bundles.routes';
-import { catalogOperations, catalogRoutes } from './pricing/catalog.routes';
-import { feedOperations, feedRoutes } from './feed/feed.routes';
-import { healthOperations, healthRoutes } from './health/health.routes';
-import { referralOperations, referralRoutes } from './referrals/referrals.routes';
-import { scoreOperations, scoreRoutes } from './free-score/free-score.routes';
-import { simulateOperations, simulateRoutes } from './simulate/simulate.routes';
-import { wishlistOperations, wishlistRoutes } from './wishlist/wishlist.routes';
+import { pricingOperations } from './pricing/pricing.openapi';
+import { pricingRoutes } from './pricing/pricing.routes';
+import { profileOperations } from './profiles/profiles.openapi';
+import { profileRoutes } from './profiles/profiles.routes';
+import { referralOperations } from './referrals/referrals.openapi';
+import { referralRoutes } from './referrals/referrals.routes';
+import { simulateOperations } from './simulate/simulate.openapi';
+import { simulateRoutes } from './simulate/simulate.routes';
+import { wishlistOperations } from './wishlist/wishlist.openapi';
+import { wishlistRoutes } from './wishlist/wishlist.routes';
+
+/** The services families own, built once per process by `api/server.ts` and closed by it. */
+export interface FamilyServices {
+  /** The web-side thread of `/api/health-capacity`. */
+  capacity: CapacityRunner;
+  /** This process's subscription to the live feed of settlements. */
+  feed: FeedHub;
+  /** Writes free corpus scores after the replies were sent; drained before the database closes. */
+  corpusScores: CorpusScoreWriter;
+}
+
+/** Everything the API's families need: the core every family may use, plus the family services. */
+export type ApiDeps = AppDeps & FamilyServices;
 
 const openApiOperation: OperationSpec = {
   method: 'get',
@@ -21,10 +49,12 @@ const openApiOperation: OperationSpec = {
   responses: { '200': { description: 'The document.', schema: { type: 'object' } } },
 };
 
-/** Every operation the service serves; the OpenAPI document is built from this list. */
+/** Every operation the service serves; the OpenAPI document and the pricing manifest read this list. */
 export const API_OPERATIONS: readonly OperationSpec[] = [
   ...healthOperations,
-  ...catalogOperations,
+  ...pricingOperations,
+  ...profileOperations,
+  ...corpusOperations,
   ...scoreOperations,
   ...simulateOperations,
   ...bundleOperations,
@@ -34,16 +64,29 @@ export const API_OPERATIONS: readonly OperationSpec[] = [
   openApiOperation,
 ];
 
+/** Every operation as `METHOD /path`, e.g. `GET /api/simulate`. */
+const SERVED: ReadonlySet<string> = new Set(API_OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`));
+
 /**
- * Mounts every route of the API.
- * @param deps - app dependencies
+ * Mounts every family's routes.
+ * @param deps - app dependencies and family services
  * @returns one router holding all routes
  */
-export function createApiRouter(deps: AppDeps): Router<AppState> {
+export function createApiRouter(deps: ApiDeps): Router<AppState> {
   const router = new Router<AppState>();
-  for (const child of [healthRoutes(deps), catalogRoutes(deps), scoreRoutes(deps), simulateRoutes(deps), bundleRoutes(deps), referralRoutes(deps), feedRoutes(deps), wishlistRoutes(deps)]) {
-    router.use(child.routes());
-  }
+  const families = [
+    healthRoutes(deps),
+    pricingRoutes(deps, SERVED),
+    profileRoutes(),
+    corpusRoutes(deps),
+    scoreRoutes(deps),
+    simulateRoutes(deps),
+    bundleRoutes(deps),
+    referralRoutes(deps),
+    feedRoutes(deps),
+    wishlistRoutes(deps),
+  ];
+  for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(API_OPERATIONS));
   router.get('/api/openapi.json', async (ctx: AppContext) => {
     ctx.body = document;

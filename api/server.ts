@@ -8,7 +8,7 @@ import { closeRedis, createRedis } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
 import { createCapacityRunner } from './health/capacity';
-import type { AppDeps } from './http/deps';
+import type { ApiDeps } from './routes';
 import { createFeedHub } from './feed/feed-hub';
 import { createCorpusScoreWriter } from './free-score/corpus-scores';
 
@@ -29,7 +29,7 @@ export interface WebRuntime {
  * @param logger - root logger
  * @returns the dependencies, and a function that closes them in order
  */
-export async function createDeps(config: AppConfig, logger: Logger): Promise<{ deps: AppDeps; close: () => Promise<void> }> {
+export async function createDeps(config: AppConfig, logger: Logger): Promise<{ deps: ApiDeps; close: () => Promise<void> }> {
   const dataSource = createDataSource(config.db, 'web');
   await dataSource.initialize();
   const redis = createRedis(config.redis.url, 'producer', logger, 'web-producer');
@@ -47,7 +47,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   const feedRedis = createRedis(config.redis.url, 'worker', logger, 'web-feed-subscriber');
   const feed = createFeedHub(feedRedis, config.redis.queuePrefix, logger);
   const capacity = createCapacityRunner();
-  const deps: AppDeps = {
+  const deps: ApiDeps = {
     config,
     logger,
     dataSource,

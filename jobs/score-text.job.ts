@@ -1,20 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Job, Queue, QueueEvents } from 'bullmq';
-import type { ScoreResult } from '../shared/scoring/result-types';
+import type { ScoreInput, ScoreResult } from '../shared/scoring/result-types';
 import { awaitResult } from './await-result';
 import { enqueueWithDeadline } from './enqueue';
 
 /** Job name of a scoring request on the `scoring` queue. */
 export const SCORE_TEXT_JOB = 'score-text';
 
-/** What the worker needs to score one reply. Plain data; no secrets. */
+/** What the worker needs to score one reply: the engine's own input, as the API built it. Plain data; no secrets. */
 export interface ScoreTextPayload {
-  text: string;
-  delaySeconds?: number;
-  incoming?: string;
-  /** Profile id; absent for profile-free measures only. */
-  profile?: string;
-  deep: boolean;
+  input: ScoreInput;
   /** Request id of the API call, so worker log lines join API lines. */
   reqId?: string;
 }
@@ -35,14 +30,21 @@ export type JobIdentity =
 /** JSON schema of {@link ScoreTextPayload}; the processor checks payloads against it. */
 export const scoreTextPayloadSchema = {
   type: 'object',
-  required: ['text', 'deep'],
+  required: ['input'],
   additionalProperties: false,
   properties: {
-    text: { type: 'string' },
-    delaySeconds: { type: 'number', minimum: 0 },
-    incoming: { type: 'string' },
-    profile: { type: 'string' },
-    deep: { type: 'boolean' },
+    input: {
+      type: 'object',
+      required: ['text'],
+      additionalProperties: false,
+      properties: {
+        text: { type: 'string' },
+        delaySeconds: { type: 'number', minimum: 0 },
+        incoming: { type: 'string' },
+        profile: { type: 'string' },
+        deep: { type: 'boolean' },
+      },
+    },
     reqId: { type: 'string' },
   },
 } as const;

@@ -1,10 +1,11 @@
 import Piscina from 'piscina';
 import type { AppConfig } from '../shared/config';
 import { resolveThreadFile } from '../shared/thread-file';
-import type { ScoreThreadInput, ScoreThreadOutput } from './threads/score.thread';
+import type { ScoreInput } from '../shared/scoring';
+import type { ScoreThreadOutput } from './threads/score.thread';
 
 /** The scoring thread pool of a worker process. */
-export type ScoringPool = Piscina<ScoreThreadInput, ScoreThreadOutput>;
+export type ScoringPool = Piscina<ScoreInput, ScoreThreadOutput>;
 
 /**
  * Creates the Piscina pool over the scoring thread. Threads stay alive (minThreads = maxThreads)
@@ -14,7 +15,7 @@ export type ScoringPool = Piscina<ScoreThreadInput, ScoreThreadOutput>;
  */
 export function createScoringPool(scoring: Pick<AppConfig['scoring'], 'threads' | 'concurrency'>): ScoringPool {
   const { filename, execArgv } = resolveThreadFile(__filename, 'threads/score.thread');
-  return new Piscina<ScoreThreadInput, ScoreThreadOutput>({
+  return new Piscina<ScoreInput, ScoreThreadOutput>({
     filename,
     execArgv,
     minThreads: scoring.threads,

@@ -1,5 +1,5 @@
-import { PRICES, PRODUCT_TERMS, type Price } from '../../shared/pricing';
-import type { Charge } from '../payments/charge';
+import { PRODUCT_TERMS, PRODUCTS, tierOf, type Price } from '../../shared/products';
+import { chargeFor, type Charge } from '../payments/charge';
 
 /** The plans a wallet can buy at POST /api/bundle. */
 export type PurchasePlan = 'bundle' | 'fleet';
@@ -22,17 +22,8 @@ export interface PlanTerms {
  * @returns credits, price, description
  */
 export function planTerms(plan: PurchasePlan): PlanTerms {
-  return plan === 'fleet'
-    ? {
-        credits: PRODUCT_TERMS.fleetCredits,
-        price: PRICES.fleet,
-        description: `Fleet bundle: ${PRODUCT_TERMS.fleetCredits} basic-score credits under one token for your agents (the fleet pack's terms, 15 percent off list).`,
-      }
-    : {
-        credits: PRODUCT_TERMS.bundleCredits,
-        price: PRICES.bundle,
-        description: `Prepaid bundle: ${PRODUCT_TERMS.bundleCredits} basic-score credits (${PRODUCT_TERMS.bundleDiscountPct} percent off list).`,
-      };
+  const tier = tierOf(PRODUCTS.bundle, plan);
+  return { credits: plan === 'fleet' ? PRODUCT_TERMS.fleetCredits : PRODUCT_TERMS.bundleCredits, price: tier.price, description: tier.description };
 }
 
 /**
@@ -41,6 +32,5 @@ export function planTerms(plan: PurchasePlan): PlanTerms {
  * @returns the charge
  */
 export function bundleCharge(plan: PurchasePlan): Charge {
-  const terms = planTerms(plan);
-  return { product: 'bundle', tier: plan, price: terms.price, description: terms.description };
+  return chargeFor(PRODUCTS.bundle, plan);
 }

@@ -23,13 +23,12 @@ export function maskedWallet(wallet: string): string {
 /**
  * The body of a bundle purchase as stored for replays: no token (`bundle_token: null` and a note on
  * how to recover); the first delivery adds the token without storing it.
- * @param input - the bundle, the result id, the buyer's referral code, the referral outcome so far
+ * @param input - the bundle, the result id, the referral outcome so far (the pipeline adds the buyer's referral code)
  * @returns the body
  */
 export function presentPurchase(input: {
   bundle: BundleRow;
   resultId: string;
-  referralCode: string;
   referral?: Record<string, unknown>;
 }): Record<string, unknown> {
   const { bundle } = input;
@@ -41,7 +40,6 @@ export function presentPurchase(input: {
     credits: bundle.creditsTotal,
     credits_remaining: bundle.creditsTotal,
     wallet: maskedWallet(bundle.wallet),
-    referral_code: input.referralCode,
     ...(input.referral ? { referral: input.referral } : {}),
     reward_bundle_tokens: [],
     reward_bundles: [],

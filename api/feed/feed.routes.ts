@@ -3,39 +3,14 @@ import Router from '@koa/router';
 import type { FeedEvent } from '../../shared/payments/feed';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
+import type { FeedHub } from './feed-hub';
+import { feedQuerySchema } from './feed.schema';
 import { recentSettlements } from './recent-settlements';
 import { validateQuery } from '../http/validate';
 import type { OperationSpec } from '../http/openapi/operation';
 
 // A comment line keeps proxies from closing an idle stream.
 const HEARTBEAT_MS = 15_000;
-
-const feedQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    recent: { type: 'integer', minimum: 0, maximum: 100, default: 20, description: 'How many past settlements to send first (oldest first).' },
-  },
-} as const;
-
-/** OpenAPI spec of the live feed. */
-export const feedOperations: OperationSpec[] = [
-  {
-    method: 'get',
-    path: '/api/feed',
-    operationId: 'getFeed',
-    summary: 'Live feed of settled paid sessions, as server-sent events.',
-    description:
-      'text/event-stream. Each settlement is one event `settlement` whose data is JSON {type, ledger_id, product, tier, ' +
-      'profile, score, passed, result_id, network, amount, asset, payer, transaction, settled_at}; payer and transaction ' +
-      'show only their first 6 and last 4 characters, and no submitted text is ever sent. The stream starts with the ' +
-      '`recent` latest settlements, then follows live; a comment line is sent every 15 s. Every web process relays every ' +
-      'settlement (Redis pub/sub).',
-    tags: ['public'],
-    query: feedQuerySchema,
-    responses: { '200': { description: 'The event stream (text/event-stream).' } },
-  },
-];
 
 function frame(event: FeedEvent): string {
   return `id: ${event.ledger_id}\nevent: settlement\ndata: ${JSON.stringify(event)}\n\n`;
@@ -46,7 +21,7 @@ function frame(event: FeedEvent): string {
  * @param deps - app dependencies (the process's feed hub)
  * @returns the router
  */
-export function feedRoutes(deps: AppDeps): Router<AppState> {
+export function feedRoutes(deps: AppDeps & { feed: FeedHub }): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/api/feed', validateQuery(feedQuerySchema), async (ctx: AppContext) => {
     const { recent } = ctx.state.query as { recent: number };

@@ -14,15 +14,6 @@ export type Reservation =
   | { ok: true; used: number; wishlistSubmitted: boolean; corpusEntryId: string }
   | { ok: false; reason: 'cap_reached' | 'wishlist_required'; used: number };
 
-/**
- * Makes sure the caller's row exists.
- * @param dataSource - initialized DataSource
- * @param callerHash - the caller key
- */
-export async function ensureFreeCaller(dataSource: DataSource, callerHash: string): Promise<void> {
-  await dataSource.query(`INSERT INTO free_callers (caller_hash) VALUES ($1) ON CONFLICT (caller_hash) DO NOTHING`, [callerHash]);
-}
-
 // One statement, one round trip: a new caller is inserted with the round already counted (only
 // when the rules allow a first round without a wishlist; a caller with a wishlist has a row
 // already); an existing caller's row is updated under its row lock, and the WHERE re-checks the

@@ -1,8 +1,5 @@
-import { PROFILES } from '../../shared/profiles';
-import { MAX_DELAY_SECONDS, MAX_TEXT_CHARS } from '../../shared/scoring/limits';
-
-/** Ids of the 28 profiles, in their fixed order. */
-export const PROFILE_IDS = PROFILES.map((p) => p.id);
+import { MAX_TEXT_CHARS } from '../../shared/scoring/limits';
+import { DELAY_SECONDS_SCHEMA, INCOMING_MESSAGE_SCHEMA, PROFILE_ID_SCHEMA, PROPOSED_TEXT_SCHEMA } from '../http/fields.schema';
 
 /** Body of `POST /api/score` (free tier). */
 export interface ScoreRequest {
@@ -26,27 +23,17 @@ export const scoreRequestSchema = {
         'Strict boolean; must be true. The free tier keeps consented replies in its free corpus (aggregate evidence at /api/corpus/evidence).',
     },
     proposed_text: {
-      type: 'string',
-      minLength: 1,
-      maxLength: MAX_TEXT_CHARS,
-      pattern: '\\S',
+      ...PROPOSED_TEXT_SCHEMA,
       description: `The agent's reply to score; at most ${MAX_TEXT_CHARS} characters (the scorer counts UTF-16 code units and answers 422 text_too_long beyond ${MAX_TEXT_CHARS}).`,
     },
     response_delay_seconds: {
-      type: 'number',
-      minimum: 0,
-      maximum: MAX_DELAY_SECONDS,
+      ...DELAY_SECONDS_SCHEMA,
       description: 'Seconds between the incoming message and the reply; without it timing is left out.',
     },
     target_profile: {
-      type: 'string',
-      enum: PROFILE_IDS,
+      ...PROFILE_ID_SCHEMA,
       description: 'Profile id (GET /api/profiles); without it only profile-free measures are returned.',
     },
-    incoming_message: {
-      type: 'string',
-      maxLength: MAX_TEXT_CHARS,
-      description: 'The message being answered; improves empathy, directness and timing. Never stored.',
-    },
+    incoming_message: INCOMING_MESSAGE_SCHEMA,
   },
 } as const;

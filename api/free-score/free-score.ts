@@ -6,6 +6,7 @@ import type { AppConfig } from '../../shared/config';
 import { isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { AppError, UnavailableError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import { scoreInputFrom } from '../http/score-input';
 import type { ScoreRequest } from './free-score.schema';
 import type { CorpusScoreWriter } from './corpus-scores';
 import { releaseFreeRound, reserveFreeRound, type Reservation } from './free-rounds';
@@ -71,14 +72,7 @@ export async function runFreeScore(
   const { config } = deps;
   const rules = config.freeTier;
   const identity = { kind: 'free-score', round: randomUUID() } as const;
-  const payload = {
-    text: request.proposed_text,
-    delaySeconds: request.response_delay_seconds,
-    incoming: request.incoming_message,
-    profile: request.target_profile,
-    deep: false,
-    reqId,
-  };
+  const payload = { input: scoreInputFrom(request), reqId };
   const enqueued = enqueueScoreText(deps.scoringQueue, payload, identity, config.jobs.enqueueTimeoutMs);
   // Settled below on every path; until then a rejection must not count as unhandled.
   enqueued.catch(() => undefined);

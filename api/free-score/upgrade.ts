@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../shared/config';
-import { PRICES, PRODUCT_TERMS } from '../../shared/pricing';
+import { PRODUCT_TERMS, PRODUCTS } from '../../shared/products';
 
 /**
  * The machine-readable upgrade block of a 429 `free_cap_reached`: where the paid flow is, what it
@@ -14,8 +14,8 @@ export function upgradeBlock(payments: AppConfig['payments']) {
       method: 'POST',
       endpoint: '/api/simulate',
       tier: 'basic',
-      price_usdc_units: PRICES.simulateBasic.usdcUnits,
-      price_lamports: PRICES.simulateBasic.lamports,
+      price_usdc_units: PRODUCTS.simulate.tiers.basic.price.usdcUnits,
+      price_lamports: PRODUCTS.simulate.tiers.basic.price.lamports,
       usdc_decimals: PRODUCT_TERMS.usdcDecimals,
       protocol: 'x402',
       x402_version: 2,

@@ -4,11 +4,12 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../shared/config';
 import type { Logger } from '../../shared/logger';
 import type { Facilitator } from '../../shared/payments/facilitator-client';
-import type { CapacityRunner } from '../health/capacity';
-import type { FeedHub } from '../feed/feed-hub';
-import type { CorpusScoreWriter } from '../free-score/corpus-scores';
 
-/** Everything the API needs from outside, built by `api/server.ts` (or by tests). */
+/**
+ * What every family may use, built by `api/server.ts` (or by tests). A family that needs a service
+ * of its own (the feed hub, the capacity runner) asks for it beside these, and `api/routes.ts`
+ * hands it over, so this core does not grow with each feature.
+ */
 export interface AppDeps {
   config: AppConfig;
   logger: Logger;
@@ -18,14 +19,9 @@ export interface AppDeps {
   scoringQueue: Queue;
   /** One QueueEvents per process for the `scoring` queue, ready before the server listens. */
   scoringEvents: QueueEvents;
-  capacity: CapacityRunner;
   /** The `settlement` queue and its QueueEvents (paid calls wait for their settlement). */
   settlementQueue: Queue;
   settlementEvents: QueueEvents;
   /** The x402 facilitator that verifies payments before any work starts. */
   facilitator: Facilitator;
-  /** This process's subscription to the live feed of settlements. */
-  feed: FeedHub;
-  /** Writes free corpus scores after the replies were sent; drained before the database closes. */
-  corpusScores: CorpusScoreWriter;
 }

@@ -1,12 +1,35 @@
-import type { Price } from '../../shared/pricing';
+import { ledgerTier, tierOf, type PaymentMethodId, type Price, type Product } from '../../shared/products';
 
-/** What a paid request costs and how the ledger names it. */
+/** What a paid request costs, how it may pay, and how the ledger names it; built from the catalog. */
 export interface Charge {
   /** Ledger product name, e.g. `simulate`. */
   product: string;
-  /** Tier within the product (basic, deep), or null. */
+  /** Tier within the product (basic, deep, a bundle plan), or null for a product sold at one price. */
   tier: string | null;
   price: Price;
   /** One line for the challenge's `resource.description`. */
   description: string;
+  /** The payment methods this product tier accepts. */
+  methods: readonly PaymentMethodId[];
+  /** Whether the product honours Idempotency-Key. */
+  idempotencyKey: boolean;
+}
+
+/**
+ * The base charge of a product tier, straight from the catalog. A route that quotes per request
+ * (a discount, a surcharge) starts from this and changes the price.
+ * @param product - the catalog entry
+ * @param tier - tier key (the default tier when omitted)
+ * @returns the charge
+ */
+export function chargeFor(product: Product, tier: string = product.defaultTier): Charge {
+  const found = tierOf(product, tier);
+  return {
+    product: product.id,
+    tier: ledgerTier(tier),
+    price: found.price,
+    description: found.description,
+    methods: found.methods,
+    idempotencyKey: product.idempotencyKey,
+  };
 }

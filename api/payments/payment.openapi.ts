@@ -1,5 +1,9 @@
+import type { Product } from '../../shared/products';
 import { errorBodySchema } from '../http/responses.schema';
-import { REPLAY_HEADER } from './paid-call';
+import type { OperationSpec } from '../http/openapi/operation';
+import { BUNDLE_TOKEN_HEADER } from './bundle-credit/bundle-token';
+import { MAX_IDEMPOTENCY_KEY_CHARS } from './idempotency';
+import { REPLAY_HEADER } from './quote';
 
 const receiptHeader = {
   description: 'Settlement receipt: base64 of JSON {success, transaction, network, payer}.',
@@ -36,8 +40,7 @@ const paymentRequiredSchema = {
   },
 };
 
-/** Request headers every paid POST reads. */
-export const PAID_CALL_HEADERS = [
+const PAYMENT_HEADERS = [
   {
     name: 'PAYMENT-SIGNATURE',
     description: 'x402 v2: base64 of JSON {x402Version: 2, resource: {url}, accepted, payload: {signature, authorization}}.',
@@ -48,22 +51,51 @@ export const PAID_CALL_HEADERS = [
     description: 'x402 v1 legacy (SOL): base64 of JSON {x402Version: 1, scheme: "exact", network, payload: {signature, payer}}.',
     schema: { type: 'string' },
   },
-  {
-    name: 'Idempotency-Key',
-    description: 'Optional opaque key (at most 255 characters): the same key and request replay the first result; another request with the key is 409.',
-    schema: { type: 'string', maxLength: 255 },
-  },
 ] as const;
+
+const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  description: `Optional opaque key (at most ${MAX_IDEMPOTENCY_KEY_CHARS} characters): the same key and request replay the first result; another request with the key is 409.`,
+  schema: { type: 'string', maxLength: MAX_IDEMPOTENCY_KEY_CHARS },
+} as const;
+
+const BUNDLE_TOKEN_HEADER_SPEC = {
+  name: BUNDLE_TOKEN_HEADER,
+  description: 'A prepaid bundle token (basic tier only): redeems one credit instead of a payment; wallet_address must own the bundle.',
+  schema: { type: 'string' },
+} as const;
+
+/**
+ * The request headers a paid product's POST reads, from the catalog: the payment headers, plus
+ * Idempotency-Key and X-BUNDLE-TOKEN where the product takes them.
+ * @param product - the catalog entry
+ * @returns the header specs
+ */
+export function paidCallHeaders(product: Product): NonNullable<OperationSpec['headers']> {
+  const takesCredits = Object.values(product.tiers).some((tier) => tier.methods.includes('bundle-credit'));
+  return [...PAYMENT_HEADERS, ...(product.idempotencyKey ? [IDEMPOTENCY_KEY_HEADER] : []), ...(takesCredits ? [BUNDLE_TOKEN_HEADER_SPEC] : [])];
+}
+
+/**
+ * The prices of a product as one phrase, from the catalog (e.g. "basic 50000 / deep 180000 USDC units").
+ * @param product - the catalog entry
+ * @returns the phrase
+ */
+export function pricePhrase(product: Product): string {
+  const tiers = Object.entries(product.tiers);
+  if (tiers.length === 1) return `${tiers[0][1].price.usdcUnits} USDC units`;
+  return `${tiers.map(([id, tier]) => `${id} ${tier.price.usdcUnits}`).join(' / ')} USDC units`;
+}
 
 /** Responses every paid POST may give besides its 200. */
 export const PAID_CALL_RESPONSES = {
   '402': {
     description:
-      'Payment required, refused (error = the reason) or not settled (error = settlement_failed, with a PAYMENT-RESPONSE whose success is false). The body is the x402 challenge; the PAYMENT-REQUIRED header carries the v2 object.',
+      'Payment required, refused (error = the reason; a payment header that cannot be read is error invalid_payment_header with details.header and details.reason) or not settled (error = settlement_failed, with a PAYMENT-RESPONSE whose success is false). The body is the x402 challenge; the PAYMENT-REQUIRED header carries the v2 object. Nothing was charged.',
     schema: paymentRequiredSchema,
     headers: { 'PAYMENT-REQUIRED': { description: 'base64 of the x402 v2 PaymentRequired.', schema: { type: 'string' } }, 'PAYMENT-RESPONSE': receiptHeader },
   },
-  '400': { description: 'invalid_payment_header or ambiguous_payment: a payment header that cannot be read. Nothing was charged.', schema: errorBodySchema },
+  '400': { description: 'ambiguous_payment: more than one way to pay in one request. Nothing was charged.', schema: errorBodySchema },
   '409': {
     description: 'payment_already_used: this authorization was used for another request; idempotency_conflict: the Idempotency-Key was used with another request.',
     schema: errorBodySchema,

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { AuthorizationRow } from '../../shared/payments/authorization-store';
 import { hashBundleToken, newBundleToken } from './bundle-credit/bundle-token';
-import type { Delivery } from './paid-call';
+import type { Delivery } from './paid-work';
 
 /** A reward bundle as a response lists it: not secret (recovering its token needs the wallet's signature). */
 export interface RewardBundleRef {

@@ -1,56 +1,79 @@
 import type { AppConfig } from '../../shared/config';
-import { CARD_PACKS, PRICES, PRODUCT_TERMS, type Price } from '../../shared/pricing';
+import { CARD_PACKS, PRODUCT_TERMS, PRODUCTS, type Price, type Product } from '../../shared/products';
 
 const LEGACY_NETWORK = 'solana';
+
+/** The operations the service serves, as `METHOD /path` (e.g. `GET /api/simulate`). */
+export type ServedOperations = ReadonlySet<string>;
 
 function price(p: Price) {
   return { price_usdc_units: p.usdcUnits, price_lamports: p.lamports };
 }
 
-function paid(method: 'POST', path: string, p: Price, extra: Record<string, unknown> = {}) {
-  return { method, path, ...price(p), quote: { method: 'GET', path }, payment: 'x402', ...extra };
+// A reference to an endpoint: `available` says whether this server answers it yet.
+function endpoint(served: ServedOperations, method: string, path: string) {
+  return { method, path, available: served.has(`${method} ${path}`) };
+}
+
+// A product's member: its default tier's price, every tier's price when it has several, its
+// published terms, and the quote path only once a GET on it answers the 402 quote.
+function productMember(product: Product, served: ServedOperations) {
+  const tiers = Object.entries(product.tiers);
+  const member: Record<string, unknown> = {
+    ...endpoint(served, product.method, product.path),
+    ...price(product.tiers[product.defaultTier].price),
+    payment: 'x402',
+    loyalty_discount_applies: product.loyaltyDiscount,
+    ...product.terms,
+  };
+  if (tiers.length > 1) member.tiers = Object.fromEntries(tiers.map(([id, tier]) => [id, price(tier.price)]));
+  if (served.has(`GET ${product.path}`)) member.quote = { method: 'GET', path: product.path };
+  return member;
 }
 
 /**
- * The pricing manifest of `GET /api/pricing`: one member per product (interface description §2),
- * the base quotes of §8 and the treasury addresses from config. The live 402 quote is authoritative.
+ * The pricing manifest of `GET /api/pricing`: one member per product (interface description
+ * section 2), derived from the product catalog, with the treasury addresses from config. The live
+ * 402 quote is authoritative.
  * @param payments - the `payments` section of the config
  * @param freeTier - the `freeTier` section of the config
+ * @param served - the operations this server answers (a path not served yet is marked unavailable)
  * @returns the manifest
  */
-export function buildPricingManifest(payments: AppConfig['payments'], freeTier: AppConfig['freeTier']) {
+export function buildPricingManifest(payments: AppConfig['payments'], freeTier: AppConfig['freeTier'], served: ServedOperations) {
   const t = PRODUCT_TERMS;
+  const products = Object.fromEntries(Object.values(PRODUCTS).map((p) => [p.manifestKey, productMember(p, served)]));
+  const simulate = PRODUCTS.simulate;
+  // Joining a room is free (section 3); it is published with the room's terms.
+  Object.assign(products[PRODUCTS.roleplay.manifestKey], { join: { ...endpoint(served, 'POST', '/api/roleplay/join'), price_usdc_units: 0 } });
   return {
     score_endpoint: {
-      method: 'POST',
-      path: '/api/score',
+      ...endpoint(served, 'POST', '/api/score'),
       price_usdc_units: 0,
       price_lamports: 0,
       free_scores_per_caller: freeTier.scoreLimit,
       resets: 'never',
       requires: { data_consent: true, wishlist_item_before_score: freeTier.wishlistRequiredFrom, wishlist_endpoint: '/api/wishlist' },
-      when_cap_used: { status: 429, upgrade: '/api/simulate' },
+      when_cap_used: { status: 429, upgrade: simulate.path },
       ledger: false,
     },
-    train_endpoint: { method: 'POST', path: '/api/train', status: 'retired', http_status: 410, replacement: '/api/simulate' },
+    train_endpoint: { method: 'POST', path: '/api/train', status: 'retired', http_status: 410, replacement: simulate.path },
     loyalty_program: {
       status: 'legacy',
       threshold_sessions: t.loyaltyThresholdSessions,
       discount_pct: t.loyaltyDiscountPct,
-      applies_to: ['/api/duel'],
-      applies_to_simulate: false,
+      applies_to: Object.values(PRODUCTS).filter((p) => p.loyaltyDiscount).map((p) => p.path),
+      applies_to_simulate: simulate.loyaltyDiscount,
     },
     deep_analysis_tier: {
-      ...paid('POST', '/api/simulate', PRICES.simulateDeep),
+      ...endpoint(served, simulate.method, simulate.path),
+      ...price(simulate.tiers.deep.price),
       tier: 'deep',
+      payment: 'x402',
+      ...(served.has(`GET ${simulate.path}`) ? { quote: { method: 'GET', path: simulate.path, query: { tier: 'deep' } } } : {}),
       adds: ['per-dimension diagnostics (measured vs target, deltas)', 'machine-like signals with evidence', 'prioritized rewrite guidance'],
     },
-    simulate_endpoint: {
-      ...paid('POST', '/api/simulate', PRICES.simulateBasic),
-      tiers: { basic: price(PRICES.simulateBasic), deep: price(PRICES.simulateDeep) },
-      bundle_token_accepted: 'basic tier only',
-      idempotency_header: 'Idempotency-Key',
-    },
+    ...products,
     calibration_sharing_program: {
       flag: 'share_for_calibration',
       default: false,
@@ -58,37 +81,18 @@ export function buildPricingManifest(payments: AppConfig['payments'], freeTier: 
       storage_threshold_score_pct: t.calibrationThresholdPct,
       stored: 'only high-scoring responses of consenting callers, for manual review',
     },
-    duel_endpoint: {
-      ...paid('POST', '/api/duel', PRICES.duelPerBot),
-      priced_per: 'bot',
-      fee_formula: `entry_fee * (1 + failures * ${t.duelFailureSurcharge})`,
-      loyalty_discount_applies: true,
-      open_expiry_hours: t.duelOpenExpiryHours,
-    },
-    progress_report_endpoint: paid('POST', '/api/progress', PRICES.progress),
-    stress_test_endpoint: paid('POST', '/api/stress-test', PRICES.stressTest, { profiles: 28 }),
-    training_dataset_endpoint: paid('POST', '/api/training-dataset', PRICES.trainingDataset),
-    script_check_endpoint: paid('POST', '/api/script-check', PRICES.scriptCheck),
-    roleplay_endpoint: {
-      ...paid('POST', '/api/roleplay', PRICES.roleplay),
-      turns: t.roleplayTurns,
-      lamports_per_turn: t.roleplayLamportsPerTurn,
-      unmatched_expiry_hours: t.roleplayUnmatchedExpiryHours,
-      join: { method: 'POST', path: '/api/roleplay/join', price_usdc_units: 0 },
-    },
-    coaching_endpoint: { ...paid('POST', '/api/coaching', PRICES.coaching), attempts: t.coachingAttempts },
     prepaid_bundle: {
-      ...paid('POST', '/api/bundle', PRICES.bundle),
+      ...(products[PRODUCTS.bundle.manifestKey] as Record<string, unknown>),
       credits: t.bundleCredits,
       discount_pct: t.bundleDiscountPct,
       list_lamports: t.bundleListLamports,
       lamports_per_credit: t.bundleLamportsPerCredit,
-      plans: ['bundle', 'fleet'],
+      plans: Object.keys(PRODUCTS.bundle.tiers),
       plan_terms: {
-        bundle: { credits: t.bundleCredits, ...price(PRICES.bundle) },
+        bundle: { credits: t.bundleCredits, ...price(PRODUCTS.bundle.tiers.bundle.price) },
         fleet: {
           credits: t.fleetCredits,
-          ...price(PRICES.fleet),
+          ...price(PRODUCTS.bundle.tiers.fleet.price),
           shared_by: 'one token for a fleet of agents of the paying wallet; the terms of the fleet card pack, at the bundle per-credit rate',
         },
       },
@@ -97,13 +101,12 @@ export function buildPricingManifest(payments: AppConfig['payments'], freeTier: 
       credits_per_session: 1,
       credits_belong_to: 'the paying wallet (wallet_address must match on every redemption)',
       when_exhausted: { status: 402, error: 'bundle_exhausted', then: 'pay per call' },
-      balance: { method: 'GET', path: '/api/bundle/balance' },
+      balance: endpoint(served, 'GET', '/api/bundle/balance'),
       token_shown: 'once',
-      token_recovery: { method: 'POST', path: '/api/bundle/recover', proof: 'a signature of the owning wallet (EIP-191 personal_sign or ed25519)' },
+      token_recovery: { ...endpoint(served, 'POST', '/api/bundle/recover'), proof: 'a signature of the owning wallet (EIP-191 personal_sign or ed25519)' },
     },
     embedded_check_endpoint: {
-      method: 'POST',
-      path: '/api/embed/check',
+      ...endpoint(served, 'POST', '/api/embed/check'),
       billing: 'one prepaid basic credit per accepted new edited-text request; a completed replay with the same key is free',
       accepts: 'existing prepaid bundle only (X-BUNDLE-TOKEN); no anonymous or free use',
       idempotency_key_format: 'embed-<13-digit-ms-timestamp>-<opaque-suffix>',
@@ -111,8 +114,8 @@ export function buildPricingManifest(payments: AppConfig['payments'], freeTier: 
       modes: ['structural', 'contextual'],
     },
     card_credit_packs: {
-      checkout: { method: 'POST', path: '/api/card/checkout' },
-      catalog: { method: 'GET', path: '/api/card/packs' },
+      checkout: endpoint(served, 'POST', '/api/card/checkout'),
+      catalog: endpoint(served, 'GET', '/api/card/packs'),
       packs: CARD_PACKS.map((p) => ({ id: p.id, price_usd: p.priceUsd, credits: p.credits, discount_pct: p.discountPct })),
       auto_refill: 'optional monthly renewal with auto_refill: true; a failed or canceled renewal adds no credits and is not retried',
     },
@@ -120,9 +123,9 @@ export function buildPricingManifest(payments: AppConfig['payments'], freeTier: 
       reward_pct: t.referralRewardPct,
       reward: 'basic-score credits worth 50 percent of what the referred wallet spends, delivered as bundle tokens in your next paid response',
       rules: ['paid purchases only', 'one referrer per wallet', 'no self-referrals', 'no circular referrals', 'credits are non-transferable and basic tier only'],
-      code_accepted_on: { method: 'POST', path: '/api/bundle', field: 'referral_code', when: "a new wallet's first paid purchase" },
+      code_accepted_on: { ...endpoint(served, 'POST', PRODUCTS.bundle.path), field: 'referral_code', when: "a new wallet's first paid purchase" },
       reward_basis: 'every settled paid purchase of the referred wallet, USDC and SOL each at the basic session price; remainders carry forward',
-      status: { method: 'GET', path: '/api/referral/status/{code}' },
+      status: endpoint(served, 'GET', '/api/referral/status/{code}'),
     },
     payment: {
       protocol: 'x402',

@@ -1,16 +1,13 @@
+import { PRODUCT_TERMS } from '../../shared/products';
 import type { ProfileResult, ScoreResult } from '../../shared/scoring/result-types';
 
-/** The parts of a paid session the response shows, besides the score. */
+/**
+ * The parts of a paid session the response shows, besides the score. The payment pipeline adds
+ * what every paid response carries (referral code, reward tokens, payment or redemption).
+ */
 export interface SessionContext {
   resultId: string;
   tier: 'basic' | 'deep';
-  referralCode: string;
-  /**
-   * Reward bundle tokens due to this wallet. Always empty in a body that is stored (paid responses
-   * and redemptions are stored for replays): the tokens are minted and added at the first delivery
-   * after settlement (`api/referrals/reward-delivery.ts`), never stored.
-   */
-  rewardBundleTokens: string[];
   /** Whether the caller asked to share the text, and whether it qualified (above 85.0). */
   calibration: { requested: boolean; eligible: boolean };
 }
@@ -29,7 +26,7 @@ function diagnostics(verdict: ProfileResult) {
  * improvement hint. Deep adds per-dimension diagnostics (measured, target, delta), the
  * machine-like signals with their evidence spans, and prioritized rewrite guidance.
  * @param score - the engine's result for the target profile
- * @param session - result id, tier, referral code, rewards, calibration
+ * @param session - result id, tier, calibration
  * @returns the body (stored as is for replays)
  */
 export function presentSession(score: ScoreResult, session: SessionContext): Record<string, unknown> {
@@ -48,12 +45,10 @@ export function presentSession(score: ScoreResult, session: SessionContext): Rec
       suggested_delay_seconds: verdict.advice.suggested_delay_seconds ?? null,
     },
     improvement: verdict.advice.improvement,
-    referral_code: session.referralCode,
-    reward_bundle_tokens: session.rewardBundleTokens,
     calibration: {
       shared: session.calibration.requested,
       stored: session.calibration.requested && session.calibration.eligible,
-      threshold_score: 85.0,
+      threshold_score: PRODUCT_TERMS.calibrationThresholdPct,
     },
   };
   if (session.tier === 'deep') {

@@ -1,19 +1,18 @@
-import { MAX_DELAY_SECONDS, MAX_TEXT_CHARS } from '../../shared/scoring/limits';
-import { PROFILE_IDS } from '../free-score/free-score.schema';
+import {
+  DELAY_SECONDS_SCHEMA,
+  INCOMING_MESSAGE_SCHEMA,
+  PROFILE_ID_SCHEMA,
+  PROPOSED_TEXT_SCHEMA,
+  TX_HASH_SCHEMA,
+  WALLET_ADDRESS_SCHEMA,
+} from '../http/fields.schema';
+import { PRODUCT_TERMS, PRODUCTS } from '../../shared/products';
 
-/** A wallet: an EVM address (USDC rail) or a base58 Solana address (legacy SOL rail). */
-export const WALLET_ADDRESS_SCHEMA = {
-  type: 'string',
-  pattern: '^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$',
-  description: 'The paying wallet; must be the payment signer (EVM address, or base58 Solana address for the legacy rail).',
-} as const;
+const tiers = PRODUCTS.simulate.tiers;
+const TIER_IDS = Object.keys(tiers);
 
-/** A legacy Solana transaction signature (base58 of 64 bytes). */
-export const TX_HASH_SCHEMA = {
-  type: 'string',
-  pattern: '^[1-9A-HJ-NP-Za-km-z]{64,88}$',
-  description: 'Legacy alternative to a payment header: the finalized SOL transfer signature, with wallet_address.',
-} as const;
+/** A simulate tier. */
+export type SimulateTier = 'basic' | 'deep';
 
 /** Body of `POST /api/simulate`. */
 export interface SimulateRequest {
@@ -21,7 +20,7 @@ export interface SimulateRequest {
   proposed_text: string;
   response_delay_seconds: number;
   target_profile: string;
-  tier?: 'basic' | 'deep';
+  tier?: SimulateTier;
   share_for_calibration?: boolean;
   tx_hash?: string;
   incoming_message?: string;
@@ -35,25 +34,30 @@ export const simulateRequestSchema = {
   properties: {
     wallet_address: WALLET_ADDRESS_SCHEMA,
     proposed_text: {
-      type: 'string',
-      minLength: 1,
-      maxLength: MAX_TEXT_CHARS,
-      pattern: '\\S',
-      description: `The agent's reply to score; at most ${MAX_TEXT_CHARS} characters. Never stored, unless shared for calibration and scored above 85.0.`,
+      ...PROPOSED_TEXT_SCHEMA,
+      description: `${PROPOSED_TEXT_SCHEMA.description} Never stored, unless shared for calibration and scored above ${PRODUCT_TERMS.calibrationThresholdPct}.`,
     },
-    response_delay_seconds: { type: 'number', minimum: 0, maximum: MAX_DELAY_SECONDS, description: 'Seconds between the incoming message and the reply.' },
-    target_profile: { type: 'string', enum: PROFILE_IDS, description: 'Profile id (GET /api/profiles).' },
-    tier: { type: 'string', enum: ['basic', 'deep'], default: 'basic', description: 'basic (50000 USDC units) or deep (180000).' },
+    response_delay_seconds: DELAY_SECONDS_SCHEMA,
+    target_profile: PROFILE_ID_SCHEMA,
+    tier: {
+      type: 'string',
+      enum: TIER_IDS,
+      default: PRODUCTS.simulate.defaultTier,
+      description: TIER_IDS.map((id) => `${id} (${tiers[id].price.usdcUnits} USDC units)`).join(' or '),
+    },
     share_for_calibration: {
       type: 'boolean',
       default: false,
-      description: 'Consent to keep the text for manual calibration review, only if it scores above 85.0. No discount.',
+      description: `Consent to keep the text for manual calibration review, only if it scores above ${PRODUCT_TERMS.calibrationThresholdPct}. No discount.`,
     },
     tx_hash: TX_HASH_SCHEMA,
-    incoming_message: {
-      type: 'string',
-      maxLength: MAX_TEXT_CHARS,
-      description: 'The message being answered; improves empathy, directness and timing. Never stored.',
-    },
+    incoming_message: INCOMING_MESSAGE_SCHEMA,
   },
+} as const;
+
+/** Query of `GET /api/simulate` (the quote). */
+export const simulateQuoteQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { tier: { type: 'string', enum: TIER_IDS, default: PRODUCTS.simulate.defaultTier, description: 'Which tier to quote.' } },
 } as const;

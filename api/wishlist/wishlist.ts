@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../shared/config';
 import { WishlistItem } from '../../shared/db/entities';
-import { ensureFreeCaller } from '../free-score/free-rounds';
+import { ensureFreeCaller } from '../http/free-caller';
 import { classifyWishlistText } from './wishlist-junk';
 
 /** The outcome of a wishlist submission, as the caller may see it (quarantine is not revealed). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { PRICES, PRODUCT_TERMS } from '../pricing';
+import { PRODUCT_TERMS, PRODUCTS } from '../products';
 
 /** The asset name of the legacy SOL rail (amounts in lamports); every other asset is USDC. */
 const SOL_ASSET = 'SOL';
@@ -102,7 +102,7 @@ export async function accrueReferralReward(tx: EntityManager, purchase: SettledP
        FROM before
       WHERE r.referred_wallet = before.referred_wallet
       RETURNING r.credits_earned - before.credits_earned AS added`,
-    [purchase.payer, sol ? '0' : purchase.amount, sol ? purchase.amount : '0', pct, PRICES.simulateBasic.usdcUnits, PRICES.simulateBasic.lamports],
+    [purchase.payer, sol ? '0' : purchase.amount, sol ? purchase.amount : '0', pct, PRODUCTS.simulate.tiers.basic.price.usdcUnits, PRODUCTS.simulate.tiers.basic.price.lamports],
   )) as [Array<{ added: number }>, number];
   return updated[0][0]?.added ?? 0;
 }

@@ -4,3 +4,4 @@ export { SCORER_VERSION } from './version';
 export { MAX_TEXT_CHARS, MAX_DELAY_SECONDS } from './limits';
 export type * from './result-types';
 export type { DimensionId } from './measure-types';
+export type { Span } from './types';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { AppDeps } from '../../api/http/deps';
+import type { ApiDeps } from '../../api/routes';
 import type { CapacityResult } from '../../api/health/capacity';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
@@ -18,7 +18,7 @@ function unused<T>(name: string): T {
 }
 
 /** Dependencies with no network: config and logger are real, everything that does I/O is absent. */
-export interface FakeDeps extends AppDeps {
+export interface FakeDeps extends ApiDeps {
   /** Every JSON log line written so far. */
   logLines: string[];
   /** Iterations each capacity run was asked for. */

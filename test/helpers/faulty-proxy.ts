@@ -55,7 +55,7 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
     const res = await fetch(new URL(req.url ?? '/', base), {
       method: req.method,
       headers,
-      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+      body: req.method === 'GET' || req.method === 'HEAD' || !body ? undefined : new Uint8Array(body),
     });
     const answerHeaders: Record<string, string> = {};
     res.headers.forEach((v, k) => {

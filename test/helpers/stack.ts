@@ -1,7 +1,7 @@
 import supertest from 'supertest';
 import type { Agent } from 'supertest';
 import { createApp } from '../../api/app';
-import type { AppDeps } from '../../api/http/deps';
+import type { ApiDeps } from '../../api/routes';
 import { createDeps } from '../../api/server';
 import type { AppConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
@@ -13,7 +13,7 @@ import { queuePrefix } from './redis';
 /** An API wired to real Redis and PostgreSQL, with (optionally) an in-process worker. */
 export interface TestStack {
   config: AppConfig;
-  deps: AppDeps;
+  deps: ApiDeps;
   /** supertest over the app's callback (no port). */
   http: ReturnType<typeof supertest>;
   worker?: WorkerRuntime;

@@ -28,8 +28,7 @@ export function createScoreTextProcessor(deps: ScoreTextProcessorDeps): Processo
         encodeJobError({ status: 500, code: 'invalid_job_payload', message: 'The job payload does not match its schema.' }),
       );
     }
-    const { text, delaySeconds, incoming, profile, deep } = job.data;
-    const out = await deps.pool.run({ text, delaySeconds, incoming, profile, deep }, { signal });
+    const out = await deps.pool.run(job.data.input, { signal });
     if (!out.ok) {
       throw new UnrecoverableError(
         encodeJobError({ status: 422, code: out.error.code, message: out.error.message, details: { field: out.error.field } }),

@@ -1,15 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ScoringInputError, scoreText } from '../../shared/scoring';
-import type { ScoreResult } from '../../shared/scoring';
-
-/** One scoring task, structured-cloneable. */
-export interface ScoreThreadInput {
-  text: string;
-  delaySeconds?: number;
-  incoming?: string;
-  profile?: string;
-  deep: boolean;
-}
+import type { ScoreInput, ScoreResult } from '../../shared/scoring';
 
 /** The thread's answer: a result, or the scorer's refusal as a value (classes do not cross threads). */
 export type ScoreThreadOutput =
@@ -18,19 +9,13 @@ export type ScoreThreadOutput =
 
 /**
  * Thin thread entry over the engine; Piscina calls the default export.
- * @param input - what to score
+ * @param input - what to score (the engine's input, structured-cloneable)
  * @returns the engine's result with the time spent, or the input error
  */
-export default function scoreThread(input: ScoreThreadInput): ScoreThreadOutput {
+export default function scoreThread(input: ScoreInput): ScoreThreadOutput {
   const started = performance.now();
   try {
-    const result = scoreText({
-      text: input.text,
-      delaySeconds: input.delaySeconds,
-      incoming: input.incoming,
-      profile: input.profile,
-      deep: input.deep,
-    });
+    const result = scoreText(input);
     return { ok: true, result, ms: performance.now() - started };
   } catch (err) {
     if (err instanceof ScoringInputError) {

@@ -14,7 +14,7 @@ describe('scoring jobs across the queue', function () {
     await stack?.close();
   });
 
-  const payload: ScoreTextPayload = { text: 'sure thing, I can take a look after lunch', deep: false, profile: 'dry-witted-colleague' };
+  const payload: ScoreTextPayload = { input: { text: 'sure thing, I can take a look after lunch', deep: false, profile: 'dry-witted-colleague' } };
 
   it('enqueues, scores on the worker thread pool and returns the result', async function () {
     const job = await enqueueScoreText(stack.deps.scoringQueue, payload, { kind: 'idempotency-key', key: 'jobs-1' }, 2000);
@@ -44,14 +44,14 @@ describe('scoring jobs across the queue', function () {
   it('makes one job per request identity', async function () {
     const identity = { kind: 'idempotency-key', key: 'jobs-2' } as const;
     const first = await enqueueScoreText(stack.deps.scoringQueue, payload, identity, 2000);
-    const second = await enqueueScoreText(stack.deps.scoringQueue, { ...payload, text: 'something else' }, identity, 2000);
+    const second = await enqueueScoreText(stack.deps.scoringQueue, { input: { ...payload.input, text: 'something else' } }, identity, 2000);
     expect(second.id).to.equal(first.id).and.to.equal(jobIdFor(identity));
     const result = await awaitResult(second, stack.deps.scoringEvents, 10_000);
     expect(result.score.result?.profile).to.equal('dry-witted-colleague');
   });
 
   it('decodes the scorer refusal into a 422 AppError, without retries', async function () {
-    const job = await enqueueScoreText(stack.deps.scoringQueue, { ...payload, text: '   ' }, { kind: 'idempotency-key', key: 'jobs-3' }, 2000);
+    const job = await enqueueScoreText(stack.deps.scoringQueue, { input: { ...payload.input, text: '   ' } }, { kind: 'idempotency-key', key: 'jobs-3' }, 2000);
     const err = await awaitResult(job, stack.deps.scoringEvents, 10_000).then(
       () => null,
       (e: unknown) => e,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../api/app';
-import { createApiRouter } from '../../../api';
+import { createApiRouter } from '../../../api/routes';
 import { scoreRequestSchema } from '../../../api/free-score/free-score.schema';
 import { PROFILES } from '../../../shared/profiles';
 import { fakeDeps, type FakeDeps } from '../../helpers/fake-deps';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { callerHashFor } from '../../../../api/free-score/caller-key';
-import { ensureFreeCaller, reserveFreeRound } from '../../../../api/free-score/free-rounds';
+import { callerHashFor } from '../../../../api/http/caller-key';
+import { reserveFreeRound } from '../../../../api/free-score/free-rounds';
+import { ensureFreeCaller } from '../../../../api/http/free-caller';
 import { startTestStack, type TestStack } from '../../../helpers/stack';
 
 const TEXT = 'hey, sorry for the slow reply! yes, 6 works for me, see you there';

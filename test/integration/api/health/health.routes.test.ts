@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../../api/app';
-import type { AppDeps } from '../../../../api/http/deps';
-import { callerHashFor } from '../../../../api/free-score/caller-key';
+import type { ApiDeps } from '../../../../api/routes';
+import { callerHashFor } from '../../../../api/http/caller-key';
 import { closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../../../../jobs';
 import { createDataSource } from '../../../../shared/db/create-data-source';
 import { createLogger } from '../../../../shared/logger';
@@ -43,7 +43,7 @@ describe('health routes', function () {
   });
 
   describe('when Redis is down', function () {
-    let deps: AppDeps;
+    let deps: ApiDeps;
     let eventsRedis: Redis;
     let http: ReturnType<typeof supertest>;
 

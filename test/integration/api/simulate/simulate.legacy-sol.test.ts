@@ -154,9 +154,14 @@ describe('POST /api/simulate paid with the legacy SOL rail (local Solana JSON-RP
     expect(retry.status).to.equal(200);
   });
 
-  it('answers 400 to a malformed X-PAYMENT', async function () {
+  it('answers 402 with the requirements and the reason to a malformed X-PAYMENT (section 7)', async function () {
     const res = await stack.http.post('/api/simulate').set('X-PAYMENT', 'bm90IGpzb24=').send(body());
-    expect(res.status).to.equal(400);
-    expect(res.body.error.code).to.equal('invalid_payment_header');
+    expect(res.status).to.equal(402);
+    expect(res.body.error).to.equal('invalid_payment_header');
+    expect(res.body.details).to.include({ header: 'X-PAYMENT' });
+    expect(res.body.details.reason).to.be.a('string').and.not.equal('');
+    expect(res.body.accepts).to.be.an('array').that.is.not.empty;
+    expect(res.headers['payment-required']).to.be.a('string');
+    expect(await stack.deps.dataSource.query(`SELECT 1 FROM payment_authorizations`)).to.have.length(0);
   });
 });

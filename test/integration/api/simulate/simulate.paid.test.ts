@@ -254,15 +254,25 @@ describe('POST /api/simulate paid with x402 (real facilitator, real chain)', fun
       ['PAYMENT-SIGNATURE with non-JSON', { 'PAYMENT-SIGNATURE': Buffer.from('not json').toString('base64') }],
       ['PAYMENT-SIGNATURE with a v1 payload', { 'PAYMENT-SIGNATURE': base64Json({ x402Version: 1, scheme: 'exact', network: 'base', payload: {} }) }],
       ['PAYMENT-SIGNATURE with no authorization', { 'PAYMENT-SIGNATURE': base64Json({ x402Version: 2, accepted: {}, payload: { signature: '0x00' } }) }],
-      ['both payment headers', { 'PAYMENT-SIGNATURE': base64Json({}), 'X-PAYMENT': base64Json({}) }],
     ];
     for (const [name, headers] of malformed) {
-      it(`answers 4xx, never 500, to ${name}`, async function () {
+      it(`answers 402 with the requirements and the reason, never a 500, to ${name}`, async function () {
         const res = await paid.stack.http.post('/api/simulate').set(headers).send(session(payer.address));
-        expect(res.status).to.be.within(400, 499);
-        expect(res.body.error.code).to.be.oneOf(['invalid_payment_header', 'ambiguous_payment']);
+        expect(res.status).to.equal(402);
+        expect(res.body.error).to.equal('invalid_payment_header');
+        expect(res.body.details).to.include({ header: 'PAYMENT-SIGNATURE' });
+        expect(res.body.details.reason).to.be.a('string').and.not.equal('');
+        expect(res.body.accepts).to.be.an('array').that.is.not.empty;
         expect(await paid.count('payment_authorizations')).to.equal(0);
       });
     }
+
+    it('answers 400 ambiguous_payment to both payment headers, nothing reserved', async function () {
+      const headers = { 'PAYMENT-SIGNATURE': base64Json({}), 'X-PAYMENT': base64Json({}) };
+      const res = await paid.stack.http.post('/api/simulate').set(headers).send(session(payer.address));
+      expect(res.status).to.equal(400);
+      expect(res.body.error.code).to.equal('ambiguous_payment');
+      expect(await paid.count('payment_authorizations')).to.equal(0);
+    });
   });
 });

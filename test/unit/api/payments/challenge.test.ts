@@ -4,11 +4,12 @@ import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { buildChallenge, resourceUrlFor } from '../../../../api/payments/challenge';
 import { loadConfig } from '../../../../shared/config';
 import { AppError } from '../../../../shared/errors';
-import { PRICES } from '../../../../shared/pricing';
+import { chargeFor } from '../../../../api/payments/charge';
+import { PRODUCTS } from '../../../../shared/products';
 
 const TREASURY = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const SOL_TREASURY = 'So1TreasuryAddress1111111111111111111111111';
-const charge = { product: 'simulate', tier: 'basic', price: PRICES.simulateBasic, description: 'Basic session.' };
+const charge = { ...chargeFor(PRODUCTS.simulate, 'basic'), description: 'Basic session.' };
 const url = 'https://api.example.test/api/simulate';
 
 describe('the 402 challenge', function () {
@@ -38,7 +39,7 @@ describe('the 402 challenge', function () {
   });
 
   it('puts a standard x402 v2 PaymentRequired (USDC only) in the PAYMENT-REQUIRED header', function () {
-    const { header } = buildChallenge(payments, { ...charge, tier: 'deep', price: PRICES.simulateDeep }, url, 'payment_required');
+    const { header } = buildChallenge(payments, chargeFor(PRODUCTS.simulate, 'deep'), url, 'payment_required');
     const decoded = decodePaymentRequiredHeader(header);
     expect(PaymentRequiredV2Schema.safeParse(decoded).success).to.equal(true);
     expect(decoded.accepts).to.have.length(1);

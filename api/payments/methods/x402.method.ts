@@ -1,8 +1,7 @@
-import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { SettleResponse } from '@x402/core/types';
 import { getAddress } from 'viem';
-import { awaitResult, enqueueSettlePayment, type SettlePaymentResult } from '../../jobs';
-import { AppError, JobTimeoutError } from '../../shared/errors';
+import { awaitResult, enqueueSettlePayment, type SettlePaymentResult } from '../../../jobs';
+import { AppError, JobTimeoutError } from '../../../shared/errors';
 import {
   findAuthorization,
   getAuthorization,
@@ -10,95 +9,36 @@ import {
   reserveAuthorization,
   storeResult,
   type AuthorizationRow,
-  type SessionSummary,
-} from '../../shared/payments/authorization-store';
-import type { AppContext } from '../http/context';
-import type { AppDeps } from '../http/deps';
-import { buildChallenge, resourceUrlFor } from './challenge';
-import type { Charge } from './charge';
-import { bindIdempotencyKey, findIdempotencyBinding, idempotencyKeyHash } from './idempotency';
-import { claimExactEvmPayment } from './rails/exact-evm-rail';
-import { claimLegacySolPayment } from './rails/legacy-sol-rail';
-import type { PaymentClaim, Refusal } from './rails/rail';
-
-/** A paid request, as the route sees it after validation. */
-export interface PaidRequest {
-  charge: Charge;
-  /** The body's `wallet_address`: must be the payment's signer. */
-  wallet: string;
-  /** Hash of the canonical request: the same authorization with another request is a 409. */
-  requestHash: string;
-  /** The Idempotency-Key header, on routes that honour it. */
-  idempotencyKey?: string;
-  /** The body's legacy payment fields (`tx_hash` with `wallet_address`), on routes that take them. */
-  legacyBody?: { tx_hash?: unknown; wallet_address?: unknown };
-  /** Fields to add to each delivered body without storing them; see {@link DeliveryExtras}. */
-  onDelivery?: DeliveryExtras;
-}
-
-/** How a 200 is being delivered: `first` only in the request that made the reservation, right after its settlement. */
-export interface Delivery {
-  first: boolean;
-}
+} from '../../../shared/payments/authorization-store';
+import type { AppContext } from '../../http/context';
+import type { AppDeps } from '../../http/deps';
+import { bindIdempotencyKey, findIdempotencyBinding, idempotencyKeyHash } from '../idempotency';
+import type { Delivery, DeliveryExtras, MethodRequest, PaidWork, WorkOutcome } from '../paid-work';
+import { InvalidPaymentHeaderError } from '../payment-header-error';
+import { paymentRequired, REPLAY_HEADER, sendQuote, setReceipt } from '../quote';
+import { claimExactEvmPayment } from '../rails/exact-evm-rail';
+import { claimLegacySolPayment } from '../rails/legacy-sol-rail';
+import type { PaymentClaim, Refusal } from '../rails/rail';
+import { referralCodeFor } from '../referral-code';
+import { rewardDeliveryExtras } from '../reward-delivery';
 
 /**
- * Adds fields to a delivered body that are never stored with the response. Called after the
- * settlement succeeded, on every 200 (first delivery and replays). After settlement the signed
- * authorization is public on chain, so anyone can rebuild the payment header and replay the
- * request: a bearer secret (a bundle token) is minted only when `delivery.first` is true, and a
- * replay gets only what is safe to show anyone. A throw is logged and the stored body is delivered.
+ * Whether a request carries a per-call x402 payment: x402 v2 `PAYMENT-SIGNATURE`, legacy
+ * `X-PAYMENT`, or a legacy `tx_hash` in the validated body.
+ * @param ctx - Koa context (after validation)
+ * @returns true when a payment is present
  */
-export type DeliveryExtras = (authorization: AuthorizationRow, delivery: Delivery) => Promise<Record<string, unknown>>;
-
-/** What the paid work hands back: the response body, stored for replays, and the ledger summary. */
-export interface WorkOutcome {
-  response: Record<string, unknown>;
-  summary: SessionSummary;
-  /** The text to keep for calibration review, or null. */
-  calibrationText: string | null;
+export function carriesX402Payment(ctx: AppContext): boolean {
+  return Boolean(ctx.get('payment-signature') || ctx.get('x-payment') || legacyTxHash(ctx) !== undefined);
 }
 
-/** The work a payment buys; it gets the reserved authorization (its id names the job, its result id the result). */
-export type PaidWork = (authorization: AuthorizationRow) => Promise<WorkOutcome>;
-
-/** Response header set on an answer that replays an earlier delivery of the same payment. */
-export const REPLAY_HEADER = 'X-Payment-Replayed';
-
-/**
- * Answers 402 with the challenge of a charge: the x402 body and the PAYMENT-REQUIRED header.
- * @param ctx - Koa context
- * @param deps - app dependencies
- * @param charge - what the request costs
- * @param error - why payment is required (or why the payment was refused)
- * @param message - one human sentence for the body
- */
-export function paymentRequired(ctx: AppContext, deps: AppDeps, charge: Charge, error: string, message?: string): void {
-  const challenge = buildChallenge(deps.config.payments, charge, resourceUrlFor(deps.config.payments, ctx), error);
-  ctx.status = 402;
-  ctx.set('PAYMENT-REQUIRED', challenge.header);
-  ctx.body = message ? { ...challenge.body, message } : challenge.body;
-}
-
-function setReceipt(ctx: AppContext, receipt: SettleResponse): void {
-  const encoded = encodePaymentResponseHeader(receipt);
-  // PAYMENT-RESPONSE is the v2 name; X-PAYMENT-RESPONSE its legacy alias (interface description §2).
-  ctx.set('PAYMENT-RESPONSE', encoded);
-  ctx.set('X-PAYMENT-RESPONSE', encoded);
+function legacyTxHash(ctx: AppContext): unknown {
+  const body = ctx.state.body as { tx_hash?: unknown } | undefined;
+  return body?.tx_hash;
 }
 
 /**
- * Answers the 402 challenge of a charge: the quote of a GET on a paid path, or of a POST sent
- * without payment. Never settles anything.
- * @param ctx - Koa context
- * @param deps - app dependencies
- * @param charge - what the request would cost
- */
-export function sendQuote(ctx: AppContext, deps: AppDeps, charge: Charge): void {
-  paymentRequired(ctx, deps, charge, 'payment_required', 'Sign the first entry of accepts (EIP-3009) and retry the same request once with PAYMENT-SIGNATURE.');
-}
-
-/**
- * Runs a paid request end to end: payment verified (signature, signer == wallet_address, exact
+ * The x402 method of the payment pipeline: a paid request end to end, payment verified (signature, signer == wallet_address, exact
  * amount, payTo, asset, network, time window, resource, then the facilitator), the authorization
  * reserved in PostgreSQL before any work, the work, the response stored, settlement through the
  * `settlement` queue, then the answer with its receipt. The same authorization with the same
@@ -108,7 +48,7 @@ export function sendQuote(ctx: AppContext, deps: AppDeps, charge: Charge): void 
  * @param request - charge, wallet, request hash, idempotency key
  * @param work - the paid work
  */
-export async function runPaidCall(ctx: AppContext, deps: AppDeps, request: PaidRequest, work: PaidWork): Promise<void> {
+export async function payPerCall(ctx: AppContext, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<void> {
   const { dataSource } = deps;
   const keyHash = request.idempotencyKey === undefined ? undefined : idempotencyKeyHash(ctx.path, request.idempotencyKey);
   if (keyHash) {
@@ -121,7 +61,15 @@ export async function runPaidCall(ctx: AppContext, deps: AppDeps, request: PaidR
     }
   }
 
-  const claim = await readPaymentClaim(ctx, deps, request);
+  let claim: PaymentClaim | Refusal | undefined;
+  try {
+    claim = await readPaymentClaim(ctx, deps, request);
+  } catch (err) {
+    // A proof that cannot be read could not be verified: 402 with the requirements and the
+    // reason (section 7), as x402 servers answer, never a charge.
+    if (!(err instanceof InvalidPaymentHeaderError)) throw err;
+    return paymentRequired(ctx, deps, request.charge, 'invalid_payment_header', err.message, { details: err.details });
+  }
   if (!claim) return sendQuote(ctx, deps, request.charge);
   if (!claim.ok) return paymentRequired(ctx, deps, request.charge, claim.reason, claim.message);
 
@@ -147,7 +95,7 @@ export async function runPaidCall(ctx: AppContext, deps: AppDeps, request: PaidR
 
 // The payment the request carries: x402 v2 (PAYMENT-SIGNATURE), legacy SOL (X-PAYMENT, or
 // tx_hash in the body), or none (undefined: answer the quote).
-async function readPaymentClaim(ctx: AppContext, deps: AppDeps, request: PaidRequest): Promise<PaymentClaim | Refusal | undefined> {
+async function readPaymentClaim(ctx: AppContext, deps: AppDeps, request: MethodRequest): Promise<PaymentClaim | Refusal | undefined> {
   const signatureHeader = ctx.get('payment-signature');
   const legacyHeader = ctx.get('x-payment');
   if (signatureHeader && legacyHeader) {
@@ -156,7 +104,8 @@ async function readPaymentClaim(ctx: AppContext, deps: AppDeps, request: PaidReq
   const input = { payments: deps.config.payments, charge: request.charge, wallet: request.wallet, path: ctx.path, requestHash: request.requestHash };
   if (signatureHeader) return claimExactEvmPayment(signatureHeader, { ...input, facilitator: deps.facilitator });
   if (legacyHeader) return claimLegacySolPayment({ header: legacyHeader }, input);
-  if (request.legacyBody?.tx_hash !== undefined) return claimLegacySolPayment({ body: request.legacyBody }, input);
+  const txHash = legacyTxHash(ctx);
+  if (txHash !== undefined) return claimLegacySolPayment({ body: { tx_hash: txHash, wallet_address: request.wallet } }, input);
   return undefined;
 }
 
@@ -169,7 +118,7 @@ async function resume(
   deps: AppDeps,
   row: AuthorizationRow,
   claim: PaymentClaim,
-  request: PaidRequest,
+  request: MethodRequest,
   work: PaidWork,
 ): Promise<void> {
   if (row.requestHash !== request.requestHash || !claim.sameProof(row)) {
@@ -182,7 +131,7 @@ async function proceed(
   ctx: AppContext,
   deps: AppDeps,
   row: AuthorizationRow,
-  request: PaidRequest,
+  request: MethodRequest,
   work: PaidWork,
   replayed: boolean,
 ): Promise<void> {
@@ -190,7 +139,7 @@ async function proceed(
   if (current.status === 'reserved') {
     let outcome: WorkOutcome;
     try {
-      outcome = await work(current);
+      outcome = await runWork(deps, current, work);
     } catch (err) {
       // A request that can never succeed charges nothing and frees the authorization; a 503 or
       // 504 keeps it reserved, so the same authorization resumes the same job.
@@ -211,9 +160,9 @@ async function proceed(
         `Settlement failed (${settled.errorReason}); nothing was charged. The result is withheld; retry with the same authorization and request.`,
       );
     }
-    return deliver(ctx, current, request, settled.transaction, { first: !replayed });
+    return deliver(ctx, deps, current, request, settled.transaction, { first: !replayed });
   }
-  return deliver(ctx, current, request, current.transaction ?? '', { first: false });
+  return deliver(ctx, deps, current, request, current.transaction ?? '', { first: false });
 }
 
 // Payers are stored lowercase (the uniqueness key); receipts show EVM addresses checksummed.
@@ -243,11 +192,24 @@ async function settle(ctx: AppContext, deps: AppDeps, row: AuthorizationRow): Pr
   }
 }
 
-async function deliver(ctx: AppContext, row: AuthorizationRow, request: PaidRequest, transaction: string, delivery: Delivery): Promise<void> {
-  let extras: Record<string, unknown> = {};
-  if (request.onDelivery) {
+// The work under this payment; every per-call response carries the payer's referral code.
+async function runWork(deps: AppDeps, row: AuthorizationRow, work: PaidWork): Promise<WorkOutcome> {
+  const [outcome, referralCode] = await Promise.all([
+    work({ resultId: row.resultId, payer: row.payer, authorizationId: row.id, jobIdentity: { kind: 'payment', authorization: row.id }, method: 'x402' }),
+    referralCodeFor(deps.dataSource, row.payer),
+  ]);
+  // Reward tokens are minted at the first delivery and never stored (see reward-delivery).
+  return { ...outcome, response: { ...outcome.response, referral_code: referralCode, reward_bundle_tokens: [] } };
+}
+
+async function deliver(ctx: AppContext, deps: AppDeps, row: AuthorizationRow, request: MethodRequest, transaction: string, delivery: Delivery): Promise<void> {
+  const extras: Record<string, unknown> = {};
+  // The product's own extras first (a bundle token must reach its buyer even if rewards fail),
+  // then the referral rewards due to the payer, which every paid response delivers (section 8).
+  const sources: DeliveryExtras[] = [...(request.onDelivery ? [request.onDelivery] : []), (r, d) => rewardDeliveryExtras(deps.dataSource, r, d)];
+  for (const source of sources) {
     try {
-      extras = await request.onDelivery(row, delivery);
+      Object.assign(extras, await source(row, delivery));
     } catch (err) {
       // The payment is settled: deliver the stored body (it says how to recover what is missing).
       ctx.state.log.error({ err, first: delivery.first }, 'delivery extras failed');

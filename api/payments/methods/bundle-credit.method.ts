@@ -3,25 +3,14 @@ import { AppError } from '../../../shared/errors';
 import { refundRedemption } from '../../../shared/payments/bundle-refunds';
 import type { AppContext } from '../../http/context';
 import type { AppDeps } from '../../http/deps';
+import { BUNDLE_TOKEN_HEADER, bundleTokenHashFrom, invalidBundleToken } from '../bundle-credit/bundle-token';
+import { findBundleByTokenHash, type BundleRow } from '../bundle-credit/bundle-store';
+import { walletKey } from '../bundle-credit/wallet-key';
 import type { Charge } from '../charge';
 import { idempotencyKeyHash } from '../idempotency';
-import { paymentRequired, REPLAY_HEADER } from '../paid-call';
-import { bundleTokenHashFrom, invalidBundleToken } from './bundle-token';
-import { findBundleByTokenHash, type BundleRow } from './bundle-store';
-import { walletKey } from './wallet-key';
-
-/** A redemption request, as the route sees it after validation. */
-export interface RedemptionRequest {
-  /** The `X-BUNDLE-TOKEN` header value. */
-  tokenHeader: string;
-  /** The body's `wallet_address`: must own the bundle. */
-  wallet: string;
-  /** Hash of the canonical request: the same Idempotency-Key with another request is a 409. */
-  requestHash: string;
-  idempotencyKey?: string;
-  /** The per-call charge the 402 offers instead when the bundle has no credit left. */
-  charge: Charge;
-}
+import type { MethodRequest, PaidWork } from '../paid-work';
+import { paymentRequired, REPLAY_HEADER } from '../quote';
+import { referralCodeFor } from '../referral-code';
 
 /** A credit taken for one session. */
 export interface Redemption {
@@ -32,15 +21,6 @@ export interface Redemption {
   /** Credits left after this one was taken. */
   creditsRemaining: number;
 }
-
-/** What the redeemed work hands back: the body to store and deliver, and any calibration share. */
-export interface RedemptionOutcome {
-  response: Record<string, unknown>;
-  calibration: { profile: string; score: number; text: string; scorerVersion: string } | null;
-}
-
-/** The work one credit buys. */
-export type RedeemedWork = (redemption: Redemption, bundle: BundleRow) => Promise<RedemptionOutcome>;
 
 interface RawRedemption {
   id: string;
@@ -134,17 +114,51 @@ function bundleExhausted(ctx: AppContext, deps: AppDeps, charge: Charge): void {
   );
 }
 
+/** What a completed redemption stores: the body to deliver, and any calibration share. */
+interface RedemptionOutcome {
+  response: Record<string, unknown>;
+  calibration: { profile: string; score: number; text: string; scorerVersion: string } | null;
+}
+
+// The work under one credit: the body gains the bundle owner's referral code and the redemption
+// (rewards arrive in per-call responses only, so a redemption's stored body holds no secret).
+async function runWork(ds: DataSource, redemption: Redemption, bundle: BundleRow, work: PaidWork): Promise<RedemptionOutcome> {
+  const [outcome, referralCode] = await Promise.all([
+    work({
+      resultId: redemption.resultId,
+      payer: bundle.wallet,
+      authorizationId: null,
+      jobIdentity: { kind: 'idempotency-key', key: `bundle-redemption/${redemption.id}` },
+      method: 'bundle-credit',
+    }),
+    referralCodeFor(ds, bundle.wallet),
+  ]);
+  const { summary, calibrationText } = outcome;
+  return {
+    response: {
+      ...outcome.response,
+      referral_code: referralCode,
+      reward_bundle_tokens: [],
+      redemption: { bundle_id: bundle.id, credits_spent: 1, credits_remaining: redemption.creditsRemaining },
+    },
+    calibration:
+      calibrationText !== null && summary.profile !== null && summary.score !== null
+        ? { profile: summary.profile, score: summary.score, text: calibrationText, scorerVersion: summary.scorerVersion }
+        : null,
+  };
+}
+
 async function redeem(
   ctx: AppContext,
   ds: DataSource,
   redemption: Redemption,
   bundle: BundleRow,
-  work: RedeemedWork,
+  work: PaidWork,
   replayed: boolean,
 ): Promise<void> {
   let outcome: RedemptionOutcome;
   try {
-    outcome = await work(redemption, bundle);
+    outcome = await runWork(ds, redemption, bundle, work);
   } catch (err) {
     await refundRedemption(ds, redemption.id);
     throw err;
@@ -161,7 +175,17 @@ async function redeem(
 }
 
 /**
- * Runs a basic session paid with one bundle credit (`X-BUNDLE-TOKEN`) instead of a payment: the
+ * Whether a request carries a bundle token.
+ * @param ctx - Koa context
+ * @returns true when X-BUNDLE-TOKEN is set
+ */
+export function carriesBundleToken(ctx: AppContext): boolean {
+  return Boolean(ctx.get(BUNDLE_TOKEN_HEADER));
+}
+
+/**
+ * The bundle-credit method of the payment pipeline: a basic session paid with one bundle credit
+ * (`X-BUNDLE-TOKEN`) instead of a payment: the
  * token names the bundle, `wallet_address` must own it (credits belong to the paying wallet), one
  * credit is taken atomically (never below zero, whatever the concurrency), the work runs, and the
  * credit is given back if it fails. With an Idempotency-Key, the same request replays the stored
@@ -169,14 +193,14 @@ async function redeem(
  * is a 409. A redemption is not a ledger settlement: the purchase of the bundle was.
  * @param ctx - Koa context; the answer is set on it
  * @param deps - app dependencies
- * @param request - token, wallet, request hash, idempotency key, the per-call charge
+ * @param request - wallet, request hash, idempotency key, the per-call charge (offered when the bundle is empty)
  * @param work - the session
  * @throws AppError 401 bundle_token_required / invalid_bundle_token, 403 bundle_wallet_mismatch,
  *   409 idempotency_conflict; a 402 challenge with error bundle_exhausted is answered, not thrown
  */
-export async function runBundleRedemption(ctx: AppContext, deps: AppDeps, request: RedemptionRequest, work: RedeemedWork): Promise<void> {
+export async function payWithBundleCredit(ctx: AppContext, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<void> {
   const ds = deps.dataSource;
-  const bundle = await findBundleByTokenHash(ds, bundleTokenHashFrom(request.tokenHeader));
+  const bundle = await findBundleByTokenHash(ds, bundleTokenHashFrom(ctx.get(BUNDLE_TOKEN_HEADER)));
   if (!bundle) throw invalidBundleToken();
   if (walletKey(request.wallet) !== bundle.wallet) {
     throw new AppError(403, 'bundle_wallet_mismatch', 'wallet_address must be the wallet that owns this bundle: its credits belong to the paying wallet.');

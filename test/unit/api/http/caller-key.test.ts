@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { callerHashFor, normalizeClientAddress } from '../../../../api/free-score/caller-key';
+import { callerHashFor, normalizeClientAddress } from '../../../../api/http/caller-key';
 
 describe('caller key', function () {
   it('unwraps IPv4-mapped IPv6 addresses', function () {

@@ -1,0 +1,225 @@
+/**
+ * The product catalog: every paid product's id, path, tiers, prices, accepted payment methods and
+ * published terms (interface description sections 4.1 and 8). The pricing manifest, every 402
+ * quote, the OpenAPI prices and the ledger's product column derive from it; nothing restates a
+ * price or a path by hand. The live 402 quote is authoritative (it may apply a discount).
+ */
+
+/** A published base quote: USDC atomic units (6 decimals) and legacy lamports. Integers, never floats. */
+export interface Price {
+  readonly usdcUnits: number;
+  readonly lamports: number;
+}
+
+/**
+ * How a request may pay. `x402`: a per-call payment settled on the ledger, by x402 v2
+ * `PAYMENT-SIGNATURE` (USDC, EIP-3009) or the legacy SOL rail (`X-PAYMENT`, or `tx_hash` in the
+ * body). `bundle-credit`: one prepaid basic credit, by `X-BUNDLE-TOKEN`.
+ */
+export type PaymentMethodId = 'x402' | 'bundle-credit';
+
+/** One priced tier of a product. */
+export interface ProductTier {
+  readonly price: Price;
+  /** One line for the challenge's `resource.description`. */
+  readonly description: string;
+  readonly methods: readonly PaymentMethodId[];
+}
+
+/** The tier key of a product sold at one price (its ledger tier is null). */
+export const SINGLE_TIER = 'standard';
+
+/** A paid product. */
+export interface Product {
+  /** The ledger's product column. */
+  readonly id: string;
+  readonly method: 'POST';
+  readonly path: string;
+  /** Its member in the pricing manifest (GET /api/pricing). */
+  readonly manifestKey: string;
+  readonly defaultTier: string;
+  readonly tiers: Readonly<Record<string, ProductTier>>;
+  /** Honours the Idempotency-Key header (section 5 item 5). */
+  readonly idempotencyKey: boolean;
+  /** The legacy loyalty discount applies to it (section 8: never to /api/simulate). */
+  readonly loyaltyDiscount: boolean;
+  /** Published terms beyond the price, shown in the manifest as they are. */
+  readonly terms: Readonly<Record<string, unknown>>;
+}
+
+/** Product facts that go with the prices (section 8 limits). */
+export const PRODUCT_TERMS = Object.freeze({
+  usdcDecimals: 6,
+  roleplayTurns: 8,
+  roleplayLamportsPerTurn: 270_000,
+  roleplayUnmatchedExpiryHours: 48,
+  duelOpenExpiryHours: 24,
+  duelFailureSurcharge: 0.5,
+  coachingAttempts: 18,
+  bundleCredits: 1000,
+  bundleDiscountPct: 15,
+  bundleListLamports: 270_000_000,
+  bundleLamportsPerCredit: 229_500,
+  /** The `fleet` plan's credits, as in the fleet card pack, under one token for the paying wallet's agents. */
+  fleetCredits: 1176,
+  loyaltyThresholdSessions: 10,
+  loyaltyDiscountPct: 10,
+  calibrationThresholdPct: 85.0,
+  referralRewardPct: 50,
+  embedReplayRetentionSeconds: 86_400,
+});
+
+const X402_ONLY: readonly PaymentMethodId[] = ['x402'];
+
+function single(usdcUnits: number, lamports: number, description: string): Readonly<Record<string, ProductTier>> {
+  return { [SINGLE_TIER]: { price: { usdcUnits, lamports }, description, methods: X402_ONLY } };
+}
+
+function product(p: Omit<Product, 'method' | 'idempotencyKey' | 'loyaltyDiscount' | 'terms'> & Partial<Product>): Product {
+  return Object.freeze({ method: 'POST', idempotencyKey: false, loyaltyDiscount: true, terms: {}, ...p });
+}
+
+const t = PRODUCT_TERMS;
+
+/** Every paid product of the price table (section 8), in manifest order. */
+export const PRODUCTS = Object.freeze({
+  simulate: product({
+    id: 'simulate',
+    path: '/api/simulate',
+    manifestKey: 'simulate_endpoint',
+    defaultTier: 'basic',
+    tiers: {
+      basic: {
+        price: { usdcUnits: 50_000, lamports: 270_000 },
+        description: 'Basic scoring session: score, suggested prompt addition, improvement hint.',
+        methods: ['x402', 'bundle-credit'],
+      },
+      deep: {
+        price: { usdcUnits: 180_000, lamports: 950_000 },
+        description: 'Deep scoring session: diagnostics, machine-like signals with evidence, rewrite guidance.',
+        methods: X402_ONLY,
+      },
+    },
+    idempotencyKey: true,
+    loyaltyDiscount: false,
+    terms: { idempotency_header: 'Idempotency-Key', bundle_token_accepted: 'basic tier only' },
+  }),
+  duel: product({
+    id: 'duel',
+    path: '/api/duel',
+    manifestKey: 'duel_endpoint',
+    defaultTier: SINGLE_TIER,
+    tiers: single(75_000, 400_000, 'Duel entry for one bot: a full scored session against the same prompt and profile as its opponent.'),
+    terms: {
+      priced_per: 'bot',
+      fee_formula: `entry_fee * (1 + failures * ${t.duelFailureSurcharge})`,
+      open_expiry_hours: t.duelOpenExpiryHours,
+    },
+  }),
+  progress: product({
+    id: 'progress',
+    path: '/api/progress',
+    manifestKey: 'progress_report_endpoint',
+    defaultTier: SINGLE_TIER,
+    tiers: single(180_000, 950_000, "Progress report: the wallet's score history, trend, streak, percentile and style drift."),
+  }),
+  stressTest: product({
+    id: 'stress-test',
+    path: '/api/stress-test',
+    manifestKey: 'stress_test_endpoint',
+    defaultTier: SINGLE_TIER,
+    tiers: single(180_000, 950_000, 'Stress test: one reply scored against all 28 profiles, with the weakness map.'),
+    terms: { profiles: 28 },
+  }),
+  trainingDataset: product({
+    id: 'training-dataset',
+    path: '/api/training-dataset',
+    manifestKey: 'training_dataset_endpoint',
+    defaultTier: SINGLE_TIER,
+    tiers: single(180_000, 950_000, "Training-dataset export: the wallet's scored history as fine-tuning-ready records."),
+  }),
+  rewrite: product({
+    id: 'rewrite',
+    path: '/api/rewrite',
+    manifestKey: 'rewrite_endpoint',
+    defaultTier: SINGLE_TIER,
+    tiers: single(180_000, 950_000, "Rewrite toward the profile's measured dials, with before/after scores."),
+  }),
+  scriptCheck: product({
+    id: 'script-check',
+    path: '/api/script-check',
+    manifestKey: 'script_check_endpoint',
+    defaultTier: SINGLE_TIER,
+    tiers: single(180_000, 950_000, 'Script check: every checkable claim flagged on-script or off-script, with an adherence score.'),
+  }),
+  roleplay: product({
+    id: 'roleplay',
+    path: '/api/roleplay',
+    manifestKey: 'roleplay_endpoint',
+    defaultTier: SINGLE_TIER,
+    tiers: single(400_000, 2_160_000, `Role-play room: ${t.roleplayTurns} scored turns between two bots.`),
+    terms: { turns: t.roleplayTurns, lamports_per_turn: t.roleplayLamportsPerTurn, unmatched_expiry_hours: t.roleplayUnmatchedExpiryHours },
+  }),
+  coaching: product({
+    id: 'coaching',
+    path: '/api/coaching',
+    manifestKey: 'coaching_endpoint',
+    defaultTier: SINGLE_TIER,
+    tiers: single(540_000, 2_850_000, `Coaching pack: ${t.coachingAttempts} drill attempts toward a certificate.`),
+    terms: { attempts: t.coachingAttempts },
+  }),
+  bundle: product({
+    id: 'bundle',
+    path: '/api/bundle',
+    manifestKey: 'prepaid_bundle',
+    defaultTier: 'bundle',
+    tiers: {
+      bundle: {
+        price: { usdcUnits: 42_500_000, lamports: 229_500_000 },
+        description: `Prepaid bundle: ${t.bundleCredits} basic-score credits (${t.bundleDiscountPct} percent off list).`,
+        methods: X402_ONLY,
+      },
+      // The fleet card pack's 1176 credits at exactly the bundle's per-credit rate (42,500 units /
+      // 229,500 lamports); the card pack rounds this to 50.00 USD.
+      fleet: {
+        price: { usdcUnits: 49_980_000, lamports: 269_892_000 },
+        description: `Fleet bundle: ${t.fleetCredits} basic-score credits under one token for your agents (the fleet pack's terms, ${t.bundleDiscountPct} percent off list).`,
+        methods: X402_ONLY,
+      },
+    },
+    // The bundle is already sold below list; the loyalty discount is not stacked on it.
+    loyaltyDiscount: false,
+  }),
+} satisfies Record<string, Product>);
+
+/** A product's key in {@link PRODUCTS}. */
+export type ProductKey = keyof typeof PRODUCTS;
+
+/**
+ * A tier of a product.
+ * @param product - the product
+ * @param tier - tier key (the default tier when omitted)
+ * @returns the tier
+ * @throws Error when the product has no such tier (a programming error: tiers are validated first)
+ */
+export function tierOf(product: Product, tier: string = product.defaultTier): ProductTier {
+  const found = product.tiers[tier];
+  if (!found) throw new Error(`product ${product.id} has no tier ${tier}`);
+  return found;
+}
+
+/**
+ * The ledger's tier of a product tier: null for a product sold at one price.
+ * @param tier - tier key
+ * @returns the ledger tier
+ */
+export function ledgerTier(tier: string): string | null {
+  return tier === SINGLE_TIER ? null : tier;
+}
+
+/** Card credit packs (one-time, or monthly with `auto_refill`). Prices are decimal USD strings. */
+export const CARD_PACKS = Object.freeze([
+  { id: 'starter', priceUsd: '5.00', credits: 105, discountPct: 5 },
+  { id: 'builder', priceUsd: '20.00', credits: 444, discountPct: 10 },
+  { id: 'fleet', priceUsd: '50.00', credits: 1176, discountPct: 15 },
+] as const);
