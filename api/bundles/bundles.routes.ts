@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AppError, ValidationError } from '../../shared/errors';
+import { AppError } from '../../shared/errors';
 import { canonicalHash } from '../../shared/payments/canonical-hash';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -34,13 +34,9 @@ export function bundleRoutes(deps: AppDeps): Router<AppState> {
     const body = ctx.state.body as BundleRequest;
     const plan = body.plan ?? 'bundle';
     const charge = bundleCharge(plan);
-    if (body.wallet_address === undefined) {
-      const paying = Boolean(ctx.get('payment-signature') || ctx.get('x-payment') || body.tx_hash !== undefined);
-      if (paying) throw new ValidationError([{ path: '/wallet_address', rule: 'required', message: 'is required to pay: it must be the payment signer' }]);
-      return sendQuote(ctx, deps, charge);
-    }
     const code = normalizeReferralCode(body.referral_code ?? '');
-    const intent = code ? await checkReferralCode(dataSource, walletKey(body.wallet_address), code) : undefined;
+    // A no-wallet request gets the quote (the pipeline), so its code is checked when a wallet comes.
+    const intent = code && body.wallet_address !== undefined ? await checkReferralCode(dataSource, walletKey(body.wallet_address), code) : undefined;
     const request = { ...body, plan, referral_code: code };
 
     const onDelivery: DeliveryExtras = async (authorization, delivery) => {

@@ -7,7 +7,6 @@ import type { FeedHub } from './feed-hub';
 import { feedQuerySchema } from './feed.schema';
 import { recentSettlements } from './recent-settlements';
 import { validateQuery } from '../http/validate';
-import type { OperationSpec } from '../http/openapi/operation';
 
 // A comment line keeps proxies from closing an idle stream.
 const HEARTBEAT_MS = 15_000;

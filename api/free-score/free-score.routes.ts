@@ -7,8 +7,6 @@ import type { CorpusScoreWriter } from './corpus-scores';
 import { callerHashFor } from '../http/caller-key';
 import { runFreeScore } from './free-score';
 import { validateBody } from '../http/validate';
-import type { OperationSpec } from '../http/openapi/operation';
-import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
 import { scoreRequestSchema, type ScoreRequest } from './free-score.schema';
 
 /**

@@ -5,9 +5,7 @@ import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import type { CapacityRunner } from './capacity';
 import { validateQuery } from '../http/validate';
-import type { OperationSpec } from '../http/openapi/operation';
 import { healthCapacityQuerySchema, type HealthCapacityQuery } from './health-capacity.schema';
-import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
 
 const CHECK_TIMEOUT_MS = 2_000;
 

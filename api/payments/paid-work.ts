@@ -6,8 +6,11 @@ import type { Charge } from './charge';
 /** A paid request, as the route hands it to the pipeline after validation. */
 export interface PaidRequest {
   charge: Charge;
-  /** The body's `wallet_address`: must be the payment's signer (or own the bundle). */
-  wallet: string;
+  /**
+   * The body's `wallet_address`: must be the payment's signer (or own the bundle). Undefined only
+   * where the product gives a no-wallet quote (a bundle plan posted alone): then a payment is a 422.
+   */
+  wallet: string | undefined;
   /** Hash of the canonical request: the same authorization or key with another request is a 409. */
   requestHash: string;
   /** Product fields to add to each delivered per-call body without storing them; see {@link DeliveryExtras}. */
@@ -54,6 +57,7 @@ export type DeliveryExtras = (authorization: AuthorizationRow, delivery: Deliver
 
 /** A paid request with the pipeline's reading of its headers. */
 export interface MethodRequest extends PaidRequest {
+  wallet: string;
   /** The Idempotency-Key header, on products that honour it. */
   idempotencyKey?: string;
 }

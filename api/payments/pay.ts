@@ -40,15 +40,18 @@ const METHODS: readonly PaymentMethod[] = [
  *   method throws; a 402 is answered, not thrown
  */
 export async function pay(ctx: AppContext, deps: AppDeps, request: PaidRequest, work: PaidWork): Promise<void> {
-  const methodRequest: MethodRequest = { ...request, idempotencyKey: readIdempotencyKey(ctx, request) };
+  const idempotencyKey = readIdempotencyKey(ctx, request);
   const carried = METHODS.filter((m) => m.carriedBy(ctx));
   if (carried.length > 1) {
     throw new AppError(400, 'ambiguous_payment', `Send one way to pay: ${carried.map((m) => m.proof).join(' or ')}, not several.`);
   }
   const method = carried[0];
   if (!method) return sendQuote(ctx, deps, request.charge);
+  if (request.wallet === undefined) {
+    throw new ValidationError([{ path: '/wallet_address', rule: 'required', message: 'is required to pay: it must be the payment signer' }]);
+  }
   if (!request.charge.methods.includes(method.id)) throw methodNotAccepted(method, request);
-  return method.run(ctx, deps, methodRequest, work);
+  return method.run(ctx, deps, { ...request, wallet: request.wallet, idempotencyKey }, work);
 }
 
 function readIdempotencyKey(ctx: AppContext, request: PaidRequest): string | undefined {

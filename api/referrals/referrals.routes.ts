@@ -2,10 +2,8 @@ import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
-import type { OperationSpec } from '../http/openapi/operation';
 import { normalizeReferralCode } from '../payments/referral-check';
 import { referralStatus } from './referral-status';
-import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
 
 // Codes are `HL-` and 8 characters; anything much longer is not looked up.
 const MAX_CODE_CHARS = 32;

@@ -6,8 +6,6 @@ import type { AppDeps } from '../http/deps';
 import { callerHashFor } from '../http/caller-key';
 import { submitWishlistItem } from './wishlist';
 import { validateBody } from '../http/validate';
-import type { OperationSpec } from '../http/openapi/operation';
-import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
 import { wishlistRequestSchema, type WishlistRequest } from './wishlist.schema';
 
 /**

@@ -210,6 +210,26 @@ describe('createApp (no network)', function () {
       expect(body.payment_usdc).to.include({ network: 'eip155:8453', pay_to: TREASURY, decimals: 6 });
       expect(body.train_endpoint).to.include({ http_status: 410, replacement: '/api/simulate' });
       expect(body.score_endpoint).to.include({ free_scores_per_caller: 3, price_usdc_units: 0 });
+      expect(usdc(body.rewrite_endpoint)).to.deep.equal([180000, 950000]);
+    });
+
+    it('gives a quote path only for products this server answers, and marks the rest unavailable', async function () {
+      const { body } = await http.get('/api/pricing').expect(200);
+      expect(body.simulate_endpoint).to.include({ available: true });
+      expect(body.simulate_endpoint.quote).to.deep.equal({ method: 'GET', path: '/api/simulate' });
+      expect(body.prepaid_bundle).to.include({ available: true });
+      expect(body.prepaid_bundle.quote).to.deep.equal({ method: 'GET', path: '/api/bundle' });
+      // Every quote path the manifest gives must answer the 402 quote.
+      const quotes = Object.values(body as Record<string, { quote?: { path: string } }>).filter((m) => m?.quote);
+      expect(quotes.length).to.be.at.least(3);
+      for (const m of quotes) expect((await http.get(m.quote!.path)).status, m.quote!.path).to.equal(402);
+      for (const m of ['duel_endpoint', 'progress_report_endpoint', 'rewrite_endpoint', 'roleplay_endpoint', 'coaching_endpoint']) {
+        expect(body[m], m).to.include({ available: false });
+        expect(body[m], m).not.to.have.property('quote');
+        expect((await http.get(body[m].path)).status, body[m].path).to.equal(404);
+      }
+      expect(body.card_credit_packs.catalog).to.include({ path: '/api/card/packs', available: false });
+      expect(body.embedded_check_endpoint).to.include({ path: '/api/embed/check', available: false });
     });
   });
 

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { startTestStack, type TestStack } from '../../../helpers/stack';
 
-describe('public read routes', function () {
+describe('corpus routes', function () {
   let stack: TestStack;
 
   before(async function () {
-    stack = await startTestStack('catalog');
+    stack = await startTestStack('corpus');
   });
   after(async function () {
     await stack?.close();
