@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { AppError } from '../../shared/errors';
-import { parseClientAddress } from '../../shared/http/client-address';
+import { callerIdentity } from '../../shared/http/client-address';
 
 /**
  * Reduces a client address to what identifies a caller: IPv4 as is (also when written as IPv6, in
@@ -9,19 +8,10 @@ import { parseClientAddress } from '../../shared/http/client-address';
  * so every way of writing one address is one caller.
  * @param address - the client address (`ctx.ip`, resolved from the trusted proxy hops)
  * @returns the normalized identity string
- * @throws AppError invalid_client_address (400) when the address is no IP address: a shared
- *   fallback key would lump every such caller together, and the raw text could change per request
+ * @throws AppError invalid_client_address (400) when the address is no IP address
  */
 export function normalizeClientAddress(address: string): string {
-  const parsed = parseClientAddress(address);
-  if (!parsed) {
-    throw new AppError(
-      400,
-      'invalid_client_address',
-      'The client address of this request (from X-Forwarded-For, written by the proxy) is not an IP address, so the free tier cannot tell who is calling; nothing was counted.',
-    );
-  }
-  return parsed.identity;
+  return callerIdentity(address);
 }
 
 /**

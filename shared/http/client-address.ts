@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { AppError } from '../errors';
 
 /** A client address read from the socket or a trusted X-Forwarded-For entry. */
 export interface ClientAddress {
@@ -70,4 +71,24 @@ export function parseClientAddress(entry: string): ClientAddress | undefined {
   if (words.slice(0, 4).every((w) => w === 0)) return { address, identity: address };
   // The text of this /64 is what caller keys were always computed from: keep it byte for byte.
   return { address, identity: `${words.slice(0, 4).map((w) => w.toString(16)).join(':')}::/64` };
+}
+
+/**
+ * The caller identity of a client address ({@link ClientAddress.identity}), for whatever counts
+ * per caller (free scores, live-feed connections).
+ * @param address - the client address (`ctx.ip`)
+ * @returns the IPv4 address or the IPv6 /64
+ * @throws AppError invalid_client_address (400) when the address is no IP address: a shared
+ *   fallback key would lump every such caller together, and the raw text could change per request
+ */
+export function callerIdentity(address: string): string {
+  const parsed = parseClientAddress(address);
+  if (!parsed) {
+    throw new AppError(
+      400,
+      'invalid_client_address',
+      'The client address of this request (from X-Forwarded-For, written by the proxy) is not an IP address, so the server cannot tell who is calling; nothing was counted.',
+    );
+  }
+  return parsed.identity;
 }

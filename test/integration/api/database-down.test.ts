@@ -101,6 +101,14 @@ describe('every route when PostgreSQL goes away (503 database_unavailable)', fun
     expectUnavailable(recover);
   });
 
+  it('the live feed with a backlog: 503, and the stream it opened is dropped', async function () {
+    const listeners = paid.stack.deps.feed.size;
+    const res = await down.get('/api/feed?recent=5');
+    expectUnavailable(res);
+    expect(res.headers['content-type']).to.match(/^application\/json/);
+    expect(paid.stack.deps.feed.size).to.equal(listeners);
+  });
+
   it('the referral status: 503', async function () {
     expectUnavailable(await down.get('/api/referral/status/HL-ABCDEFGH'));
   });
