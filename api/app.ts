@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppState } from './http/context';
 import { jsonBodyParser } from './http/body-parser';
 import { errorHandler } from './http/error-handler';
+import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
 import { createApiRouter, type ApiDeps } from './routes';
 
@@ -26,15 +27,16 @@ export const ALLOWED_HEADERS = [
 /**
  * Builds the Koa application. It never listens: `api/server.ts` does, and tests call
  * `createApp(deps).callback()`.
- * Order: request id + logger, error handler (so every error has a request id), CORS, body
- * parser (JSON only, size-limited), routes.
+ * Order: request id + logger, error handler (so every error has a request id), client address,
+ * CORS, body parser (JSON only, size-limited), routes.
  * @param deps - config, logger, DataSource, Redis, queue, queue events, capacity runner
  * @returns the app
  */
 export function createApp(deps: ApiDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   const { http } = deps.config;
-  // Trust exactly `trustedProxyHops` entries of X-Forwarded-For, counted from the right.
+  // Trust exactly `trustedProxyHops` entries of X-Forwarded-For, counted from the right: `proxy` for
+  // X-Forwarded-Proto and -Host; the client address itself is resolved by `clientIp` below.
   app.proxy = http.trustedProxyHops > 0;
   app.maxIpsCount = http.trustedProxyHops;
   app.on('error', (err: unknown) => deps.logger.error({ err }, 'koa error'));
@@ -42,6 +44,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   const router = createApiRouter(deps);
   app.use(requestLogger(deps.logger));
   app.use(errorHandler());
+  app.use(clientIp(http.trustedProxyHops));
   app.use(
     cors({
       origin: http.corsOrigin,

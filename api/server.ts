@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
@@ -87,6 +87,28 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
 }
 
 /**
+ * The HTTP server with its timeouts: slow or stalled request headers and bodies are cut (408)
+ * well before Node's 300 s default. The request timeout ends once a request is received, so the
+ * live feed's long responses are unaffected. Node checks the timeouts on an interval (30 s by
+ * default); a quarter of the headers timeout, at most a second, keeps the cut close to the setting.
+ * @param http - the HTTP config
+ * @param handler - the request handler (the Koa callback)
+ * @returns the server, not yet listening
+ */
+export function createHttpServer(http: AppConfig['http'], handler: RequestListener): Server {
+  const server = createServer(
+    {
+      headersTimeout: http.headersTimeoutMs,
+      requestTimeout: http.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(http.headersTimeoutMs / 4))),
+    },
+    handler,
+  );
+  server.keepAliveTimeout = http.keepAliveTimeoutMs;
+  return server;
+}
+
+/**
  * Starts the API: deps -> app -> listen.
  * @param config - the loaded config
  * @param logger - root logger
@@ -95,7 +117,8 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
 export async function startWeb(config: AppConfig, logger: Logger): Promise<WebRuntime> {
   const { deps, close: closeDeps } = await createDeps(config, logger);
   const app = createApp(deps);
-  const server = app.listen(config.http.port, config.http.host);
+  const server = createHttpServer(config.http, app.callback());
+  server.listen(config.http.port, config.http.host);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

@@ -21,6 +21,22 @@ export interface AppConfig {
     readonly trustedProxyHops: number;
     readonly bodyLimitBytes: number;
     readonly corsOrigin: string;
+    /** A request whose headers are not complete after this long is answered 408 and its connection closed. */
+    readonly headersTimeoutMs: number;
+    /**
+     * The same for the whole request, body included. It ends once the request is received: a
+     * response may stream for longer (the live feed does).
+     */
+    readonly requestTimeoutMs: number;
+    /** How long an idle keep-alive connection stays open; above the idle timeout of a proxy in front. */
+    readonly keepAliveTimeoutMs: number;
+  };
+  /** Connections to the live feed (`GET /api/feed`), per web process; beyond either limit the answer is 429. */
+  readonly feed: {
+    /** Open streams per caller (an IPv4 address or an IPv6 /64). */
+    readonly maxPerCaller: number;
+    /** Open streams in all. */
+    readonly maxConnections: number;
   };
   /** How long in-flight requests and active jobs get on shutdown before they are cut off. */
   readonly shutdownGraceMs: number;
@@ -115,6 +131,11 @@ interface EnvShape {
   TRUSTED_PROXY_HOPS: number;
   HTTP_BODY_LIMIT_BYTES: number;
   CORS_ORIGIN: string;
+  HTTP_HEADERS_TIMEOUT_MS: number;
+  HTTP_REQUEST_TIMEOUT_MS: number;
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
+  FEED_MAX_PER_CALLER: number;
+  FEED_MAX_CONNECTIONS: number;
   SHUTDOWN_GRACE_MS: number;
   REDIS_URL: string;
   QUEUE_PREFIX: string;
@@ -170,6 +191,12 @@ const ENV_SCHEMA = {
     TRUSTED_PROXY_HOPS: int(0, 10, 0),
     HTTP_BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024, 256 * 1024),
     CORS_ORIGIN: { type: 'string', minLength: 1, default: '*' },
+    // Well below Node's 300 s, so a slow or stalled client cannot hold a connection for minutes.
+    HTTP_HEADERS_TIMEOUT_MS: int(100, 300_000, 15_000),
+    HTTP_REQUEST_TIMEOUT_MS: int(100, 300_000, 30_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000, 5_000),
+    FEED_MAX_PER_CALLER: int(1, 10_000, 5),
+    FEED_MAX_CONNECTIONS: int(1, 1_000_000, 1_000),
     SHUTDOWN_GRACE_MS: int(0, 120_000, 10_000),
     REDIS_URL: { type: 'string', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
     QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', default: 'humanlike' },
@@ -258,6 +285,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (e.NODE_ENV === 'production' && e.FREE_SCORE_LIMIT > 3) {
     problems.push('FREE_SCORE_LIMIT above 3 is for benchmarks only and is refused in production');
   }
+  // Node refuses a headers timeout longer than the request timeout.
+  if (typeof e.HTTP_HEADERS_TIMEOUT_MS === 'number' && typeof e.HTTP_REQUEST_TIMEOUT_MS === 'number' && e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const threads = e.SCORING_THREADS ?? Math.max(1, Math.min(4, availableParallelism()));
@@ -270,7 +301,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       trustedProxyHops: e.TRUSTED_PROXY_HOPS,
       bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,
       corsOrigin: e.CORS_ORIGIN,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
+    feed: { maxPerCaller: e.FEED_MAX_PER_CALLER, maxConnections: e.FEED_MAX_CONNECTIONS },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     redis: { url: e.REDIS_URL, queuePrefix: e.QUEUE_PREFIX },
     db: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, ssl: e.DATABASE_SSL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS },

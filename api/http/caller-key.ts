@@ -1,28 +1,17 @@
 import { createHmac } from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
-
-function expandIPv6(address: string): string[] {
-  const [head, tail = ''] = address.split('::');
-  const left = head ? head.split(':') : [];
-  const right = address.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const missing = 8 - left.length - right.length;
-  return [...left, ...Array<string>(Math.max(0, missing)).fill('0'), ...right].map((h) => h.toLowerCase().replace(/^0+(?=.)/, ''));
-}
+import { callerIdentity } from '../../shared/http/client-address';
 
 /**
- * Reduces a client address to what identifies a caller: IPv4 as is (IPv4-mapped IPv6 unwrapped),
- * IPv6 to its /64 prefix, since one subscriber usually holds a whole /64 and could otherwise
- * rotate addresses to reset the free tier.
- * @param address - the client address Koa resolved (after trusted proxy hops)
+ * Reduces a client address to what identifies a caller: IPv4 as is (also when written as IPv6, in
+ * any notation), IPv6 to its /64 prefix, since one subscriber usually holds a whole /64 and could
+ * otherwise rotate addresses to reset the free tier. Ports, brackets and zero padding are dropped,
+ * so every way of writing one address is one caller.
+ * @param address - the client address (`ctx.ip`, resolved from the trusted proxy hops)
  * @returns the normalized identity string
+ * @throws AppError invalid_client_address (400) when the address is no IP address
  */
 export function normalizeClientAddress(address: string): string {
-  const trimmed = address.trim().replace(/^\[|\]$/g, '').split('%')[0];
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
-  if (mapped && isIPv4(mapped[1])) return mapped[1];
-  if (isIPv4(trimmed)) return trimmed;
-  if (isIPv6(trimmed) && !trimmed.includes('.')) return `${expandIPv6(trimmed).slice(0, 4).join(':')}::/64`;
-  return trimmed.toLowerCase();
+  return callerIdentity(address);
 }
 
 /**
@@ -31,6 +20,7 @@ export function normalizeClientAddress(address: string): string {
  * @param address - the client address
  * @param key - CALLER_HASH_KEY
  * @returns 64 lowercase hex characters
+ * @throws AppError invalid_client_address (400) when the address is no IP address
  */
 export function callerHashFor(address: string, key: string): string {
   return createHmac('sha256', key).update(normalizeClientAddress(address)).digest('hex');

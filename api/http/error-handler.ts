@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Next } from 'koa';
+import { databaseUnavailableError, isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { AppError, InternalError, NotFoundError } from '../../shared/errors';
 import { respondWithError } from '../../shared/http/error-response';
 import type { AppContext } from './context';
@@ -12,8 +13,11 @@ interface HttpishError {
 }
 
 // Turns what Koa and the router throw into AppErrors (the body parser maps its own). Client errors stay 4xx.
+// A lost database is mapped here, once, so no route (present or future) answers it with a 500: a paid
+// call failing in its reservation is as retryable as a free one.
 function normalize(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) return databaseUnavailableError(err);
   const e = (err ?? {}) as HttpishError;
   const status = e.status ?? e.statusCode;
   if (status === 405) {
@@ -28,7 +32,8 @@ function normalize(err: unknown): AppError {
 
 /**
  * The one error handler: every failure becomes `{"error": {"code", "message", "details"}}` with its
- * status (plus any top-level extras such as the free tier's `upgrade` block). Messages and details
+ * status (plus any top-level extras such as the free tier's `upgrade` block). PostgreSQL being
+ * unreachable is a 503 `database_unavailable` on every route. Messages and details
  * are sent only when the error is exposable; server faults are logged at error level with the
  * error, client faults at info without it (a parse error carries the raw body).
  * @returns the middleware; mount it right after the request logger

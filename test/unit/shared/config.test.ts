@@ -51,6 +51,20 @@ describe('loadConfig', function () {
     expect(loadConfig({ FREE_SCORE_LIMIT: '1000' }).freeTier.scoreLimit).to.equal(1000);
   });
 
+  it('bounds slow requests well below Node\'s 300 s and limits the live feed by default', function () {
+    const cfg = loadConfig({});
+    expect(cfg.http).to.include({ headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+    expect(cfg.feed).to.deep.equal({ maxPerCaller: 5, maxConnections: 1000 });
+    const tuned = loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '4000', FEED_MAX_PER_CALLER: '2', FEED_MAX_CONNECTIONS: '50' });
+    expect(tuned.http).to.include({ headersTimeoutMs: 2_000, requestTimeoutMs: 4_000 });
+    expect(tuned.feed).to.deep.equal({ maxPerCaller: 2, maxConnections: 50 });
+  });
+
+  it('refuses a headers timeout longer than the request timeout, and a feed limit of 0', function () {
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '40000', HTTP_REQUEST_TIMEOUT_MS: '30000' })).to.throw(ConfigError, /HTTP_HEADERS_TIMEOUT_MS must not exceed/);
+    expect(() => loadConfig({ FEED_MAX_PER_CALLER: '0' })).to.throw(ConfigError, /FEED_MAX_PER_CALLER/);
+  });
+
   it('refuses the development caller-hash key in production', function () {
     expect(() => loadConfig({ NODE_ENV: 'production' })).to.throw(ConfigError, /CALLER_HASH_KEY/);
     expect(loadConfig({ NODE_ENV: 'production', CALLER_HASH_KEY: 'a-real-secret-of-enough-length' }).env).to.equal('production');
