@@ -1,16 +1,10 @@
-import { parseArgs } from 'node:util';
+import { Command } from 'commander';
 import { PROFILES } from '../../shared/profiles';
 import type { CliIo } from '../io';
 import { paint } from '../format';
 
-/**
- * `humanlike profiles [--json]`: lists the 28 profiles.
- * @param args - arguments after the command name
- * @param io - streams
- */
-export async function profilesCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false } }, strict: true });
-  if (values.json) {
+function listProfiles(json: boolean, io: CliIo): number {
+  if (json) {
     io.stdout.write(JSON.stringify(PROFILES.map((p) => ({ id: p.id, name: p.name, description: p.description, targets: p.targets, tempo: p.tempo, typical_words: p.typicalWords }))) + '\n');
     return 0;
   }
@@ -20,4 +14,17 @@ export async function profilesCommand(args: string[], io: CliIo): Promise<number
   );
   io.stdout.write(lines.join('\n') + '\n');
   return 0;
+}
+
+/**
+ * Defines `humanlike profiles [--json]`: lists the 28 profiles.
+ * @param io - streams
+ * @param report - receives the exit code
+ * @returns the command
+ */
+export function createProfilesCommand(io: CliIo, report: (code: number) => void): Command {
+  return new Command('profiles')
+    .description('list the 28 human profiles and their targets')
+    .option('--json', 'machine-readable output', false)
+    .action((flags: { json: boolean }) => report(listProfiles(flags.json, io)));
 }

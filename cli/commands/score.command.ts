@@ -1,24 +1,29 @@
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
+import { Command } from 'commander';
 import { scoreText, ScoringInputError, type ScoreInput, type ScoreResult } from '../../shared/scoring';
 import { renderScore } from '../format';
 import { CliUsageError, readAll, type CliIo } from '../io';
+import { secondsOption } from '../options';
 
-const OPTIONS = {
-  profile: { type: 'string' },
-  delay: { type: 'string' },
-  incoming: { type: 'string' },
-  deep: { type: 'boolean', default: false },
-  json: { type: 'boolean', default: false },
-  jsonl: { type: 'boolean', default: false },
-} as const;
-
-function parseDelay(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const d = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(d)) throw new CliUsageError(`--delay must be a number of seconds, got "${raw}"`);
-  return d;
+/** The parsed flags of `humanlike score`. */
+interface ScoreFlags {
+  profile?: string;
+  delay?: number;
+  incoming?: string;
+  deep: boolean;
+  json: boolean;
+  jsonl: boolean;
 }
+
+const NOTES = `
+--jsonl reads {"id","text","delay_seconds"?,"incoming"?,"target_profile"?} lines from stdin and
+writes one JSON result per line, in input order; a bad line yields {"id","error","code"}.
+Runs entirely offline: no server, database or network. Exit status: 0 ok, 2 bad arguments or input.
+
+Examples:
+  humanlike score --profile terse-senior-engineer --delay 12 "DATABASE_URL. Set it in CI."
+  echo "Certainly! I hope this helps!" | humanlike score --profile all --deep --json -
+  humanlike score --jsonl < replies.jsonl > scores.jsonl`;
 
 /** The JSON-lines record of one scored input (the --jsonl contract). */
 export function jsonlRecord(id: unknown, r: ScoreResult): Record<string, unknown> {
@@ -99,24 +104,11 @@ async function scoreJsonl(io: CliIo): Promise<number> {
   return 0;
 }
 
-/**
- * `humanlike score`: scores one reply (argument or stdin) or, with --jsonl, one per input line.
- * @param args - arguments after the command name
- * @param io - streams
- * @returns the exit code
- */
-export async function scoreCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  if (values.jsonl) return scoreJsonl(io);
-  if (positionals.length > 1) throw new CliUsageError('give the reply as one quoted argument, or "-" to read stdin');
-  const text = positionals.length === 0 || positionals[0] === '-' ? await readAll(io.stdin) : positionals[0];
-  const input: ScoreInput = {
-    text,
-    delaySeconds: parseDelay(values.delay),
-    incoming: values.incoming,
-    profile: values.profile,
-    deep: values.deep,
-  };
+async function scoreOne(words: string[], flags: ScoreFlags, io: CliIo): Promise<number> {
+  if (flags.jsonl) return scoreJsonl(io);
+  if (words.length > 1) throw new CliUsageError('give the reply as one quoted argument, or "-" to read stdin');
+  const text = words.length === 0 || words[0] === '-' ? await readAll(io.stdin) : words[0];
+  const input: ScoreInput = { text, delaySeconds: flags.delay, incoming: flags.incoming, profile: flags.profile, deep: flags.deep };
   let result: ScoreResult;
   try {
     result = scoreText(input);
@@ -124,6 +116,26 @@ export async function scoreCommand(args: string[], io: CliIo): Promise<number> {
     if (err instanceof ScoringInputError) throw new CliUsageError(`${err.code}: ${err.message}`);
     throw err;
   }
-  io.stdout.write(values.json ? JSON.stringify(result) + '\n' : renderScore(result, io.color));
+  io.stdout.write(flags.json ? JSON.stringify(result) + '\n' : renderScore(result, io.color));
   return 0;
+}
+
+/**
+ * Defines `humanlike score`: scores one reply (argument or stdin) or, with --jsonl, one per input line.
+ * @param io - streams
+ * @param report - receives the exit code
+ * @returns the command
+ */
+export function createScoreCommand(io: CliIo, report: (code: number) => void): Command {
+  return new Command('score')
+    .description("score how human one reply reads, offline (or one per line with --jsonl)")
+    .argument('[text...]', 'the reply, as one quoted argument; "-" or nothing reads it from stdin')
+    .option('--profile <id>', 'a profile id (see "humanlike profiles"), or "all" for every profile')
+    .option('--delay <seconds>', 'seconds the agent waited before replying (enables the timing check)', secondsOption('--delay'))
+    .option('--incoming <text>', 'the message being answered (attunement, directness, reading time)')
+    .option('--deep', 'contributions, evidence and prioritized rewrite guidance', false)
+    .option('--json', 'machine-readable output', false)
+    .option('--jsonl', 'score JSON lines from stdin, one result line each', false)
+    .addHelpText('after', NOTES)
+    .action(async (words: string[], flags: ScoreFlags) => report(await scoreOne(words, flags, io)));
 }

@@ -1,7 +1,17 @@
+import { homedir } from 'node:os';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
+import { decodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from '@x402/core/types';
+import { findDefaultAsset } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
-import { privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { answerCode, describeFetchFailure, isFinalAnswer, retryAfterMs } from './paid-answer';
+import { PaymentPendingError, PaymentRefusedError, ServerUnreachableError } from './pay-errors';
+import { createPendingPaymentStore, pendingPaymentKey, type PaidTerms, type PendingPayment } from './pending-payments';
+import { defaultStateDir } from './state-dir';
+
+export { PaymentPendingError, PaymentRefusedError, ServerUnreachableError } from './pay-errors';
+export type { PaidTerms } from './pending-payments';
 
 /** The scoring request of a paid session; `wallet_address` is filled in from the key. */
 export interface SessionRequest {
@@ -12,6 +22,13 @@ export interface SessionRequest {
   incoming_message?: string;
   share_for_calibration?: boolean;
 }
+
+/** What {@link payForSession} reports while it works (the CLI prints these). */
+export type PayEvent =
+  /** A payment signed by an earlier call of the same request got no final answer: it is sent again instead of a new one. */
+  | { type: 'resuming'; signedAt: string; paid: PaidTerms; file: string }
+  /** No final answer yet; the same authorization is sent again after `waitMs`. */
+  | { type: 'retrying'; problem: string; waitMs: number };
 
 /** Options of {@link payForSession}. */
 export interface PayForSessionOptions {
@@ -30,8 +47,19 @@ export interface PayForSessionOptions {
   allowedAssets?: Array<{ network: string; asset: string }>;
   /** Sent as Idempotency-Key. */
   idempotencyKey?: string;
-  /** Retries of the paid request, with the SAME authorization, after a lost answer (default 2). */
-  replays?: number;
+  /**
+   * How long (ms) to keep sending the same authorization while the answer is not final (no
+   * answer, 5xx, 402 `settlement_failed`), honouring Retry-After. Default 30,000; 0 sends it once.
+   */
+  retryForMs?: number;
+  /**
+   * Where a signed payment without a final answer is kept, to be resumed by the next call with the
+   * same URL, request and payer. Default: `$HUMANLIKE_STATE_DIR`, else `$XDG_STATE_HOME/humanlike`,
+   * else `~/.local/state/humanlike`.
+   */
+  stateDir?: string;
+  /** Told when a pending payment is resumed and before each retry. */
+  onEvent?: (event: PayEvent) => void;
   fetch?: typeof fetch;
 }
 
@@ -43,20 +71,16 @@ export interface PaidSessionOutcome {
   /** The decoded PAYMENT-RESPONSE receipt, when one came. */
   receipt?: SettleResponse;
   /** What was signed (undefined when no payment was asked for). */
-  paid?: Pick<PaymentRequirements, 'amount' | 'asset' | 'network' | 'payTo'>;
+  paid?: PaidTerms;
   /** The answer replayed an earlier delivery of the same payment. */
   replayed: boolean;
-}
-
-/** A refusal to pay: the quote broke the caller's limits or could not be read. */
-export class PaymentRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PaymentRefusedError';
-  }
+  /** When the payment sent was signed by an earlier call and resumed by this one: its signing time. */
+  resumedFrom?: string;
 }
 
 const DEFAULT_MAX_AMOUNT = 1_000_000n;
+const DEFAULT_RETRY_FOR_MS = 30_000;
+const MAX_BACKOFF_MS = 5_000;
 
 async function readBody(res: Response): Promise<unknown> {
   const text = await res.text();
@@ -67,79 +91,149 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
+function receiptOf(res: Response): SettleResponse | undefined {
+  const header = res.headers.get('payment-response') ?? res.headers.get('x-payment-response');
+  if (!header) return undefined; // a refusal before settlement
+  try {
+    return decodePaymentResponseHeader(header);
+  } catch {
+    return undefined;
+  }
+}
+
+function isAllowed(offer: PaymentRequirements, allowed: PayForSessionOptions['allowedAssets']): boolean {
+  if (findDefaultAsset(offer.asset, offer.network)) return true;
+  return (allowed ?? []).some(
+    (a) => a.asset.toLowerCase() === offer.asset.toLowerCase() && (a.network === offer.network || (a.network.endsWith(':*') && offer.network.startsWith(a.network.slice(0, -1)))),
+  );
+}
+
+/**
+ * Signs the quote of a 402 with the official x402 client, within the caller's limits.
+ * @returns the headers of the paid request and what they pay
+ */
+async function signQuote(
+  first: Response,
+  firstBody: unknown,
+  account: PrivateKeyAccount,
+  options: PayForSessionOptions,
+  baseHeaders: Record<string, string>,
+): Promise<{ headers: Record<string, string>; paid: PaidTerms }> {
+  const limit = options.maxAmount ?? DEFAULT_MAX_AMOUNT;
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: account });
+  const http = new x402HTTPClient(client);
+  let required: PaymentRequired;
+  try {
+    required = http.getPaymentRequiredResponse((name) => first.headers.get(name), firstBody);
+  } catch (err) {
+    throw new PaymentRefusedError('unreadable_challenge', `the 402 challenge could not be read: ${(err as Error).message}`);
+  }
+  const offer = required.accepts.find((r) => r.scheme === 'exact' && r.network.startsWith('eip155:'));
+  if (!offer) throw new PaymentRefusedError('unreadable_challenge', 'the 402 challenge offers nothing this client can pay (it pays the exact scheme on EVM networks)');
+  const terms = { amount: offer.amount, asset: offer.asset, network: offer.network, payTo: offer.payTo };
+  if (!isAllowed(offer, options.allowedAssets)) {
+    throw new PaymentRefusedError('asset_not_allowed', `the quoted asset ${offer.asset} on ${offer.network} is not allowed: only x402 default assets (such as Base USDC) and tokens the caller allows are paid`, terms);
+  }
+  if (!/^[0-9]+$/.test(offer.amount) || BigInt(offer.amount) > limit) {
+    throw new PaymentRefusedError('above_limit', `the quote asks ${offer.amount} atomic units, above the limit of ${limit}`, terms);
+  }
+  // The official client's spend controls check the same again, and sign exactly the offer checked above.
+  client.setSpendControls({
+    maxAmountPerPayment: false,
+    allowedAssets: (options.allowedAssets ?? []).map((a) => ({ network: a.network as `${string}:${string}`, asset: a.asset, maxAmountPerPayment: limit.toString() })),
+  });
+  client.registerPolicy((_version, requirements) => requirements.filter((r) => r.scheme === offer.scheme && r.network === offer.network && r.asset === offer.asset && r.amount === offer.amount && r.payTo === offer.payTo));
+  let payload;
+  try {
+    payload = await http.createPaymentPayload(required);
+  } catch (err) {
+    throw new PaymentRefusedError('signing_failed', `refused to sign: ${(err as Error).message}`, terms);
+  }
+  return { headers: { ...baseHeaders, ...http.encodePaymentSignatureHeader(payload) }, paid: terms };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /**
  * Makes a paid `POST /api/simulate` end to end, as an agent that has never seen the service would:
- * send the request, take the 402 challenge, sign its first requirement (x402 v2, exact EIP-3009)
- * with the official x402 client, retry the same request once with PAYMENT-SIGNATURE, and decode
- * the receipt. A lost or failed answer (network error, 5xx) is retried with the same authorization
- * and the same request only: the server replays it, and a payment is never made twice.
- * @param options - API URL, private key, the request, limits
+ * send the request, take the 402 challenge, sign its EVM requirement (x402 v2, exact EIP-3009)
+ * with the official x402 client, send the same request with PAYMENT-SIGNATURE, and decode the
+ * receipt.
+ *
+ * A paid request whose answer is not final (no answer, a 5xx, a 402 `settlement_failed`) may have
+ * been charged, so a new payment is never signed for it: the same authorization is sent again
+ * with the exact same request until a final answer comes or `retryForMs` runs out. The signed
+ * payment is kept in a 0600 file under `stateDir` from before it is first sent until a final
+ * answer; a later call with the same URL, request and payer resumes it instead of signing.
+ * @param options - API URL, private key, the request, limits, retry window, state directory
  * @returns status, body, decoded receipt and what was paid
- * @throws PaymentRefusedError when the quote exceeds `maxAmount` or cannot be read
+ * @throws ServerUnreachableError when the server cannot be reached before anything is signed
+ * @throws PaymentRefusedError when the quote breaks the caller's limits or cannot be read
+ * @throws PaymentPendingError when a signed payment got no final answer in time (it is kept)
  */
 export async function payForSession(options: PayForSessionOptions): Promise<PaidSessionOutcome> {
   const doFetch = options.fetch ?? fetch;
   const account = privateKeyToAccount(options.privateKey);
   const endpoint = `${options.url.replace(/\/+$/, '')}/api/simulate`;
   const body = JSON.stringify({ ...options.request, wallet_address: account.address });
-  const baseHeaders: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
-  if (options.idempotencyKey) baseHeaders['Idempotency-Key'] = options.idempotencyKey;
+  const store = createPendingPaymentStore(options.stateDir ?? defaultStateDir(process.env, homedir()));
+  const key = pendingPaymentKey(endpoint, body, account.address);
 
-  const first = await doFetch(endpoint, { method: 'POST', headers: baseHeaders, body });
-  const firstBody = await readBody(first);
-  if (first.status !== 402) return { status: first.status, body: firstBody, replayed: first.headers.get('x-payment-replayed') === 'true' };
-
-  const limit = options.maxAmount ?? DEFAULT_MAX_AMOUNT;
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: account });
-  // The official client's spend controls: default assets, plus the caller's allowed tokens, each capped.
-  client.setSpendControls({
-    maxAmountPerPayment: false,
-    allowedAssets: (options.allowedAssets ?? []).map((a) => ({ network: a.network as `${string}:${string}`, asset: a.asset, maxAmountPerPayment: limit.toString() })),
-  });
-  client.registerPolicy((_version, requirements) => requirements.filter((r) => BigInt(r.amount) <= limit));
-  const http = new x402HTTPClient(client);
-  let required: PaymentRequired;
-  try {
-    required = http.getPaymentRequiredResponse((name) => first.headers.get(name), firstBody);
-  } catch (err) {
-    throw new PaymentRefusedError(`the 402 challenge could not be read: ${(err as Error).message}`);
-  }
-  const offer = required.accepts[0];
-  if (!offer) throw new PaymentRefusedError('the 402 challenge offers nothing this client can pay');
-  if (BigInt(offer.amount) > limit) {
-    throw new PaymentRefusedError(`the quote asks ${offer.amount} atomic units, above the limit of ${limit}`);
-  }
-  let payload;
-  try {
-    payload = await http.createPaymentPayload(required);
-  } catch (err) {
-    throw new PaymentRefusedError(`refused to sign: ${(err as Error).message}`);
-  }
-  const paidHeaders = { ...baseHeaders, ...http.encodePaymentSignatureHeader(payload) };
-  const paid = { amount: offer.amount, asset: offer.asset, network: offer.network, payTo: offer.payTo };
-
-  const replays = options.replays ?? 2;
-  for (let attempt = 0; ; attempt++) {
-    let res: Response;
+  let pending = await store.load(key);
+  let resumed = pending !== undefined;
+  if (!pending) {
+    const baseHeaders: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    if (options.idempotencyKey) baseHeaders['Idempotency-Key'] = options.idempotencyKey;
+    let first: Response;
+    let firstBody: unknown;
     try {
-      res = await doFetch(endpoint, { method: 'POST', headers: paidHeaders, body });
+      first = await doFetch(endpoint, { method: 'POST', headers: baseHeaders, body });
+      firstBody = await readBody(first);
     } catch (err) {
-      if (attempt < replays) continue; // the answer was lost: replay the same authorization
-      throw err;
+      throw new ServerUnreachableError(endpoint, describeFetchFailure(err), err);
     }
-    if (res.status >= 500 && attempt < replays) {
-      await res.arrayBuffer();
-      await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
-      continue;
-    }
-    const answer = await readBody(res);
-    let receipt: SettleResponse | undefined;
+    if (first.status !== 402) return { status: first.status, body: firstBody, replayed: first.headers.get('x-payment-replayed') === 'true' };
+    const signed = await signQuote(first, firstBody, account, options, baseHeaders);
+    const fresh: PendingPayment = { version: 1, signedAt: new Date().toISOString(), endpoint, headers: signed.headers, paid: signed.paid };
+    // Kept before it is first sent: a crash or a kill mid-request must not lose it. Another run of
+    // the same command may have kept one first: then that one is sent, and this one never is.
+    pending = await store.keep(key, fresh);
+    resumed = pending !== fresh;
+  }
+  if (resumed) options.onEvent?.({ type: 'resuming', signedAt: pending.signedAt, paid: pending.paid, file: store.fileOf(key) });
+
+  const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    let res: Response | undefined;
+    let answer: unknown;
+    let problem = `no answer from ${endpoint}`;
     try {
-      receipt = http.getPaymentSettleResponse((name) => res.headers.get(name));
-    } catch {
-      receipt = undefined; // no receipt header (a refusal before settlement)
+      res = await doFetch(endpoint, { method: 'POST', headers: pending.headers, body });
+      answer = await readBody(res);
+    } catch (err) {
+      res = undefined; // no answer, or one cut off: the payment may have gone through
+      problem = `no answer from ${endpoint}: ${describeFetchFailure(err)}`;
     }
-    return { status: res.status, body: answer, receipt, paid, replayed: res.headers.get('x-payment-replayed') === 'true' };
+    let wait: number | undefined;
+    if (res) {
+      if (isFinalAnswer(res.status, answer)) {
+        await store.remove(key);
+        return { status: res.status, body: answer, receipt: receiptOf(res), paid: pending.paid, replayed: res.headers.get('x-payment-replayed') === 'true', ...(resumed ? { resumedFrom: pending.signedAt } : {}) };
+      }
+      const code = answerCode(answer);
+      problem = `HTTP ${res.status}${code ? ` ${code}` : ''}`;
+      wait = retryAfterMs(res.headers.get('retry-after'), Date.now());
+    }
+    wait ??= Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt);
+    const elapsed = Date.now() - started;
+    if (elapsed + wait > retryForMs) {
+      throw new PaymentPendingError({ file: store.fileOf(key), signedAt: pending.signedAt, lastProblem: problem, status: res?.status, body: answer, retriedForMs: elapsed });
+    }
+    options.onEvent?.({ type: 'retrying', problem: problem, waitMs: wait });
+    await sleep(wait);
   }
 }

@@ -1,12 +1,17 @@
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
+import { generatePrivateKey } from 'viem/accounts';
 import { createApp } from '../../../api/app';
 import { payCommand } from '../../../cli/commands/pay.command';
 import { payForSession, PaymentRefusedError } from '../../../cli/pay/pay-for-session';
 import { startFaultyProxy, type FaultyProxy } from '../../helpers/faulty-proxy';
 import { startPaidStack, type PaidStack } from '../../helpers/paid-stack';
+import { closedPort } from '../../helpers/ports';
 
 function io() {
   const stdout = new PassThrough();
@@ -23,6 +28,9 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
   let paid: PaidStack;
   let server: Server;
   let url: string;
+  // Pending payments of these runs go here, never to the home directory of whoever runs the tests.
+  let stateDir: string;
+  const pendingFiles = () => readdir(join(stateDir, 'pending-payments')).catch(() => [] as string[]);
 
   before(async function () {
     // The agent reaches the service at its public origin, so resource URLs match what it signs.
@@ -31,6 +39,13 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
     await new Promise((r) => server.once('listening', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await paid.stack.truncate();
+  });
+  beforeEach(async function () {
+    stateDir = await mkdtemp(join(tmpdir(), 'humanlike-state-'));
+  });
+  afterEach(async function () {
+    paid.proxy.reset();
+    await rm(stateDir, { recursive: true, force: true });
   });
   after(async function () {
     server?.closeAllConnections();
@@ -48,17 +63,20 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
     const basic = io();
     const asset = paid.facilitator.asset;
     const refused = io();
-    expect(await payCommand(['--url', url, '--profile', 'grief-support-peer', request.proposed_text], refused.io, { HUMANLIKE_PRIVATE_KEY: key })).to.equal(1);
-    expect(refused.err(), 'a token the client did not allow').to.contain('refused to sign');
+    expect(await payCommand(['--url', url, '--profile', 'grief-support-peer', request.proposed_text], refused.io, { HUMANLIKE_PRIVATE_KEY: key, HUMANLIKE_STATE_DIR: stateDir })).to.equal(1);
+    // It names the quoted token and network and the flag that allows it, not the x402 library's settings.
+    expect(refused.err(), 'a token the client did not allow').to.contain(`token ${asset} on ${paid.facilitator.network}, which is not allowed`).and.contain(`pass --asset ${asset}`);
+    expect(refused.err()).to.not.contain('spendControls');
+    expect(refused.err().trim().split('\n')).to.have.length(1);
     expect(await paid.balanceOf(address)).to.equal(before);
 
-    const code = await payCommand(['--url', url, '--asset', asset, '--profile', 'grief-support-peer', request.proposed_text], basic.io, { HUMANLIKE_PRIVATE_KEY: key });
+    const code = await payCommand(['--url', url, '--asset', asset, '--profile', 'grief-support-peer', request.proposed_text], basic.io, { HUMANLIKE_PRIVATE_KEY: key, HUMANLIKE_STATE_DIR: stateDir });
     expect(code, basic.err()).to.equal(0);
     expect(basic.out()).to.match(/EQ score [0-9.]+/).and.contain('Add to the system prompt:').and.contain('Receipt: {"success":true');
     expect(await paid.balanceOf(address)).to.equal(before - 50_000n);
 
     const deep = io();
-    const deepCode = await payCommand(['--url', url, '--asset', asset, '--profile', 'grief-support-peer', '--deep', '--json', request.proposed_text], deep.io, { HUMANLIKE_PRIVATE_KEY: key });
+    const deepCode = await payCommand(['--url', url, '--asset', asset, '--profile', 'grief-support-peer', '--deep', '--json', request.proposed_text], deep.io, { HUMANLIKE_PRIVATE_KEY: key, HUMANLIKE_STATE_DIR: stateDir });
     expect(deepCode, deep.err()).to.equal(0);
     const outcome = JSON.parse(deep.out());
     expect(outcome.status).to.equal(200);
@@ -74,6 +92,7 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
     const run = io();
     const code = await payCommand(['--url', url, '--asset', paid.facilitator.asset, '--profile', 'grief-support-peer', '--deep', '--max-amount', '100000', 'hello there'], run.io, {
       HUMANLIKE_PRIVATE_KEY: paid.facilitator.payers[6].privateKey,
+      HUMANLIKE_STATE_DIR: stateDir,
     });
     expect(code).to.equal(1);
     expect(run.err()).to.contain('above the limit of 100000');
@@ -96,6 +115,7 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
         privateKey: account.privateKey,
         request,
         allowedAssets: [{ network: paid.facilitator.network, asset: paid.facilitator.asset }],
+        stateDir,
       });
       expect(outcome.status).to.equal(200);
       expect(outcome.replayed).to.equal(true);
@@ -109,15 +129,129 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
   it('payForSession refuses (PaymentRefusedError) a quote for a token the caller did not allow', async function () {
     const account = paid.facilitator.payers[7];
     const before = await paid.balanceOf(account.address);
-    const refused = await payForSession({ url, privateKey: account.privateKey, request }).catch((e: unknown) => e);
+    const refused = await payForSession({ url, privateKey: account.privateKey, request, stateDir }).catch((e: unknown) => e);
     expect(refused).to.be.instanceOf(PaymentRefusedError);
+    expect((refused as PaymentRefusedError).reason).to.equal('asset_not_allowed');
+    expect((refused as PaymentRefusedError).offer).to.include({ asset: paid.facilitator.asset, network: paid.facilitator.network, amount: '50000' });
     expect(await paid.balanceOf(account.address)).to.equal(before);
   });
 
-  it('rejects a malformed key without contacting the server', async function () {
+  it('rejects a malformed key with a usage error (exit 2) without contacting the server', async function () {
     const run = io();
-    const code = await payCommand(['--url', 'http://127.0.0.1:9', '--profile', 'grief-support-peer', 'hi'], run.io, { HUMANLIKE_PRIVATE_KEY: 'nope' }).catch((e: Error) => e);
-    expect(code).to.be.instanceOf(Error);
-    expect((code as Error).message).to.contain('32 bytes of hex');
+    const code = await payCommand(['--url', 'http://127.0.0.1:9', '--profile', 'grief-support-peer', 'hi'], run.io, { HUMANLIKE_PRIVATE_KEY: 'nope', HUMANLIKE_STATE_DIR: stateDir });
+    expect(code).to.equal(2);
+    expect(run.err()).to.contain('32 bytes of hex');
+  });
+
+  it('says which URL could not be reached, and why', async function () {
+    const port = await closedPort();
+    const run = io();
+    const code = await payCommand(['--url', `http://127.0.0.1:${port}`, '--profile', 'grief-support-peer', 'hi'], run.io, {
+      HUMANLIKE_PRIVATE_KEY: paid.facilitator.payers[0].privateKey,
+      HUMANLIKE_STATE_DIR: stateDir,
+    });
+    expect(code).to.equal(1);
+    expect(run.err()).to.match(new RegExp(`^humanlike pay: could not reach http://127\\.0\\.0\\.1:${port}/api/simulate: connect ECONNREFUSED`));
+    expect(run.err().trim().split('\n')).to.have.length(1);
+    expect(await pendingFiles(), 'nothing was signed').to.deep.equal([]);
+  });
+
+  describe('after an ambiguous answer to a paid request', function () {
+    const text = 'That sounds exhausting. Do you want me to take the refund call off your plate tomorrow?';
+    const argv = () => ['--url', url, '--asset', paid.facilitator.asset, '--network', paid.facilitator.network, '--profile', 'grief-support-peer', text];
+
+    it('sends the same authorization again after 402 settlement_failed, within --retry-for: one charge, one result', async function () {
+      const account = paid.facilitator.payers[1];
+      const before = await paid.balanceOf(account.address);
+      const rows = await paid.count('ledger_sessions');
+      const front = await startFaultyProxy(url);
+      try {
+        // The transfer runs but every settle answer is lost until the client's second paid request.
+        paid.proxy.set('/settle', 'lose-response');
+        let posts = 0;
+        front.events.on('request', () => {
+          posts += 1; // 1: unpaid (402 quote); 2: paid, 402 settlement_failed; 3: the same authorization again
+          if (posts === 3) paid.proxy.set('/settle', 'pass');
+        });
+        const run = io();
+        const code = await payCommand(['--url', front.url, ...argv().slice(2), '--retry-for', '30'], run.io, { HUMANLIKE_PRIVATE_KEY: account.privateKey, HUMANLIKE_STATE_DIR: stateDir });
+        expect(code, run.err()).to.equal(0);
+        expect(run.err()).to.contain('HTTP 402 settlement_failed; sending the same signed payment again');
+        expect(run.out()).to.match(/EQ score [0-9.]+/);
+        expect(posts).to.equal(3);
+        expect(await paid.balanceOf(account.address)).to.equal(before - 50_000n);
+        expect(await paid.count('ledger_sessions')).to.equal(rows + 1);
+        expect(await pendingFiles(), 'forgotten after the final answer').to.deep.equal([]);
+      } finally {
+        await front.close();
+      }
+    });
+
+    it('sends the same authorization again after a 503, when its Retry-After says', async function () {
+      const account = paid.facilitator.payers[3];
+      const before = await paid.balanceOf(account.address);
+      const front = await startFaultyProxy(url);
+      try {
+        // The facilitator is down when the paid request comes: 503 facilitator_unavailable, Retry-After: 5.
+        paid.proxy.set('*', 'drop');
+        const at: number[] = [];
+        front.events.on('request', () => {
+          at.push(Date.now());
+          if (at.length === 3) paid.proxy.reset();
+        });
+        const run = io();
+        const code = await payCommand(['--url', front.url, ...argv().slice(2)], run.io, { HUMANLIKE_PRIVATE_KEY: account.privateKey, HUMANLIKE_STATE_DIR: stateDir });
+        expect(code, run.err()).to.equal(0);
+        expect(run.err()).to.equal('humanlike pay: HTTP 503 facilitator_unavailable; sending the same signed payment again in 5.0 s\n');
+        expect(at).to.have.length(3);
+        expect(at[2] - at[1], 'waited as Retry-After asked').to.be.at.least(4_900);
+        expect(await paid.balanceOf(account.address)).to.equal(before - 50_000n);
+      } finally {
+        await front.close();
+      }
+    });
+
+    it('run twice across a dropped settle answer: the second run resumes the kept authorization, charged once', async function () {
+      const account = paid.facilitator.payers[2];
+      const env = { HUMANLIKE_PRIVATE_KEY: account.privateKey, HUMANLIKE_STATE_DIR: stateDir };
+      const before = await paid.balanceOf(account.address);
+      const rows = await paid.count('ledger_sessions');
+
+      // First run: the facilitator moves the money, its answer never comes back.
+      paid.proxy.set('/settle', 'lose-response');
+      const first = io();
+      expect(await payCommand([...argv(), '--retry-for', '2'], first.io, env), first.err()).to.equal(1);
+      expect(first.err()).to.match(/kept in .*pending-payments.*: run the same command again to resume it, it is never charged twice/);
+      expect(first.out()).to.equal('');
+      const files = await pendingFiles();
+      expect(files).to.have.length(1);
+      const file = join(stateDir, 'pending-payments', files[0]);
+      expect((await stat(file)).mode & 0o777).to.equal(0o600);
+      const kept = await readFile(file, 'utf8');
+      expect(kept).to.contain('PAYMENT-SIGNATURE');
+      expect(kept.toLowerCase()).to.not.contain(account.privateKey.slice(2).toLowerCase());
+      expect(await paid.balanceOf(account.address), 'the transfer ran').to.equal(before - 50_000n);
+
+      // Second run, same command, facilitator answering again: no new signature, the result comes.
+      paid.proxy.reset();
+      const second = io();
+      expect(await payCommand([...argv(), '--retry-for', '2'], second.io, env), second.err()).to.equal(0);
+      expect(await paid.balanceOf(account.address), 'charged once').to.equal(before - 50_000n);
+      expect(await paid.count('ledger_sessions')).to.equal(rows + 1);
+      expect(second.err()).to.match(/^humanlike pay: resuming the pending payment signed at \d{4}-\d\d-\d\dT[^ ]+ \(50000 units of 0x[0-9a-fA-F]{40} on eip155:8453\); it is never charged twice\n$/);
+      expect(second.out()).to.match(/EQ score [0-9.]+/).and.contain('(replayed delivery)').and.contain('Receipt: {"success":true');
+      expect(await pendingFiles(), 'forgotten after the final answer').to.deep.equal([]);
+    });
+
+    it('forgets the signed payment on a final refusal (402 for another reason)', async function () {
+      // A wallet with no USDC: the facilitator refuses the authorization, which can never be charged.
+      const run = io();
+      const code = await payCommand([...argv(), '--retry-for', '5'], run.io, { HUMANLIKE_PRIVATE_KEY: generatePrivateKey(), HUMANLIKE_STATE_DIR: stateDir });
+      expect(code, run.err()).to.equal(1);
+      expect(run.out()).to.match(/^HTTP 402: /);
+      expect(run.out()).to.not.contain('settlement_failed');
+      expect(run.err(), 'not retried').to.equal('');
+      expect(await pendingFiles()).to.deep.equal([]);
+    });
   });
 });

@@ -82,6 +82,51 @@ describe('humanlike CLI', () => {
     expect(empty.err).to.include('empty_text');
   });
 
+  it('prints per-command usage for --help on every command and exits 0', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [[], /Usage: humanlike \[options\] \[command\]/],
+      [['--help'], /Usage: humanlike \[options\] \[command\]/],
+      [['help'], /Usage: humanlike \[options\] \[command\]/],
+      [['profiles', '--help'], /Usage: humanlike profiles \[options\][\s\S]*--json/],
+      [['score', '--help'], /Usage: humanlike score \[options\] \[text\.\.\.\][\s\S]*--delay <seconds>[\s\S]*--jsonl/],
+      [['score', '-h'], /Usage: humanlike score/],
+      [['help', 'score'], /Usage: humanlike score/],
+      [['pay', '--help'], /Usage: humanlike pay \[options\] \[text\.\.\.\][\s\S]*--asset <token>[\s\S]*--retry-for <seconds>/],
+      [['help', 'pay'], /Usage: humanlike pay/],
+    ];
+    for (const [argv, usage] of cases) {
+      const { code, out, err } = await run(argv);
+      expect(code, argv.join(' ')).to.equal(0);
+      expect(out, argv.join(' ')).to.match(usage);
+      expect(err, argv.join(' ')).to.equal('');
+    }
+  });
+
+  it('takes a negative --delay as a value and rejects it with the range message', async () => {
+    for (const command of ['score', 'pay']) {
+      const { code, err, out } = await run([command, '--profile', 'warm-casual-texter', '--delay', '-3', REPLY]);
+      expect(code, command).to.equal(2);
+      expect(err, command).to.match(/^humanlike: .*--delay.* must be a number of seconds >= 0, got "-3"/);
+      expect(err.trim().split('\n'), command).to.have.length(1);
+      expect(out, command).to.equal('');
+    }
+  });
+
+  it('exits 2 with one line for bad pay flags, before reading a key', async () => {
+    for (const [argv, message] of [
+      [['pay', '--profile', 'x', '--asset', 'usdc', 'hi'], /--asset must be a token address, got "usdc"/],
+      [['pay', '--profile', 'x', '--max-amount', '1.5', 'hi'], /--max-amount must be a whole number of atomic units/],
+      [['pay', '--profile', 'x', '--retry-for', '-1', 'hi'], /--retry-for must be a number of seconds >= 0/],
+      [['pay', '--profile', 'x', '--url', 'localhost:3000', 'hi'], /--url must be an http\(s\) URL/],
+      [['pay', 'hi'], /--profile/],
+    ] as Array<[string[], RegExp]>) {
+      const { code, err } = await run(argv);
+      expect(code, argv.join(' ')).to.equal(2);
+      expect(err, argv.join(' ')).to.match(message);
+      expect(err.trim().split('\n'), argv.join(' ')).to.have.length(1);
+    }
+  });
+
   it('round-trips through the real executable with no server, database or network', () => {
     const bin = resolve(__dirname, '..', '..', '..', 'cli', 'humanlike.ts');
     const input = JSON.stringify({ id: 1, text: REPLY, target_profile: 'shy-student' }) + '\n';
@@ -90,5 +135,13 @@ describe('humanlike CLI', () => {
     const record = JSON.parse(res.stdout) as { id: number; eq_score: number };
     expect(record.id).to.equal(1);
     expect(record.eq_score).to.equal(scoreText({ text: REPLY, profile: 'shy-student' }).result!.eq_score);
+  });
+
+  it('answers "pay --help" through the real executable with exit 0', () => {
+    const bin = resolve(__dirname, '..', '..', '..', 'cli', 'humanlike.ts');
+    const res = spawnSync(process.execPath, ['--import', 'tsx', bin, 'pay', '--help'], { encoding: 'utf8', env: { ...process.env, HUMANLIKE_PRIVATE_KEY: '' } });
+    expect(res.status, res.stderr).to.equal(0);
+    expect(res.stdout).to.match(/^Usage: humanlike pay \[options\] \[text\.\.\.\]/);
+    expect(res.stderr).to.equal('');
   });
 });
