@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestStack, type TestStack } from '../../helpers/stack';
+import { startTestStack, type TestStack } from '../../../helpers/stack';
 
 const TEXT = 'ha, fair enough. I will bring the charger tomorrow, promise';
 

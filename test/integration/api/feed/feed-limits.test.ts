@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { startWeb, type WebRuntime } from '../../../api/server';
-import { createLogger } from '../../../shared/logger';
-import { testConfig } from '../../helpers/config';
-import { ensureTestDatabase } from '../../helpers/db';
-import { queuePrefix } from '../../helpers/redis';
-import { openSse, type SseConnection } from '../../helpers/sse-client';
+import { startWeb, type WebRuntime } from '../../../../api/server';
+import { createLogger } from '../../../../shared/logger';
+import { testConfig } from '../../../helpers/config';
+import { ensureTestDatabase } from '../../../helpers/db';
+import { queuePrefix } from '../../../helpers/redis';
+import { openSse, type SseConnection } from '../../../helpers/sse-client';
 
 // A real listening server: the limits count open connections, which supertest never keeps.
 describe('GET /api/feed connection limits', function () {
