@@ -18,6 +18,7 @@ export const ALLOWED_HEADERS = [
   'PAYMENT-SIGNATURE',
   'X-PAYMENT',
   'X-BUNDLE-TOKEN',
+  'X-BUNDLE-CLAIM',
   'Idempotency-Key',
   'X-AEI-PILOT-TOKEN',
   'X-AEI-WORDING-TOKEN',

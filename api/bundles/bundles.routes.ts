@@ -13,8 +13,9 @@ import { sendQuote } from '../payments/quote';
 import { checkReferralCode, normalizeReferralCode, referralAfterSettlement, referralBeforeSettlement } from '../payments/referral-check';
 import { bundleCharge, planTerms, type PurchasePlan } from './bundle-plans';
 import { bundleQuoteQuerySchema, bundleRequestSchema, recoverRequestSchema, type BundleRequest, type RecoverRequest } from './bundles.schema';
-import { TOKEN_SHOWN_NOTE, presentBalance, presentPurchase } from './present-bundle';
+import { TOKEN_PENDING_NOTE, TOKEN_SHOWN_NOTE, presentBalance, presentPurchase } from './present-bundle';
 import { RECOVERY_WINDOW_SECONDS, isOwnerSignature, recoveryMessage } from './recovery';
+import { BUNDLE_CLAIM_HEADER, isBuyerClaim } from './token-claim';
 
 /**
  * The bundle routes: purchase (paid), quote, balance and token recovery.
@@ -39,9 +40,12 @@ export function bundleRoutes(deps: AppDeps): Router<AppState> {
     const intent = code && body.wallet_address !== undefined ? await checkReferralCode(dataSource, walletKey(body.wallet_address), code) : undefined;
     const request = { ...body, plan, referral_code: code };
 
+    const claim = ctx.get(BUNDLE_CLAIM_HEADER);
     const onDelivery: DeliveryExtras = async (authorization, delivery) => {
       const extras: Record<string, unknown> = {};
-      if (delivery.first) {
+      // The token goes, once, to the request that made the payment or to one that proves it comes
+      // from the payer; never to a replay rebuilt from the public chain (issue 18).
+      if (delivery.first || (await isBuyerClaim(authorization, claim, deps.config.payments.evmRpcUrl))) {
         const minted = await mintPurchaseToken(dataSource, authorization.id);
         if (minted) Object.assign(extras, { bundle_token: minted.token, token_note: TOKEN_SHOWN_NOTE });
       }
@@ -58,7 +62,13 @@ export function bundleRoutes(deps: AppDeps): Router<AppState> {
     await pay(
       ctx,
       deps,
-      { charge, wallet: body.wallet_address, requestHash: canonicalHash({ path: ctx.path, body: request }), onDelivery },
+      {
+        charge,
+        wallet: body.wallet_address,
+        requestHash: canonicalHash({ path: ctx.path, body: request }),
+        onDelivery,
+        nonFinalNote: { token_note: TOKEN_PENDING_NOTE },
+      },
       async (paid) => {
         if (paid.authorizationId === null) throw new Error('a bundle is bought per call only');
         const created = await createPurchaseBundle(dataSource, {

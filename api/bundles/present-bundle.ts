@@ -7,9 +7,18 @@ import { isEvmWallet } from '../payments/bundle-credit/wallet-key';
 export const TOKEN_SHOWN_NOTE =
   'bundle_token is shown this once and stored only as a hash: keep it secret. If it is lost, POST /api/bundle/recover with a signature of this wallet gets a new one (the old one stops working).';
 
-/** The note of a stored purchase (what replays show): the token is never in a stored or replayed response. */
+// How a buyer gets its token across retries: the claim header, signed by the paying wallet.
+const CLAIM_HOW =
+  'send the same request with the same payment and X-BUNDLE-CLAIM: the paying wallet\'s signature (EIP-191 personal_sign, or ed25519 for Solana) of "humanlike: claim bundle token\\nnonce: <the payment\'s nonce>"';
+
+/** The note of a stored purchase (what replays show): the token is never in a stored response. */
 export const TOKEN_WITHHELD_NOTE =
-  'bundle_token is shown only in the first delivery of a purchase, never in a replay (a settled payment is public on chain). To get a new token (the old one stops working), sign the recovery message with this wallet and POST /api/bundle/recover with bundle_id.';
+  `bundle_token is shown once, in the first delivery after settlement, to the request that paid or to one that proves it comes from the payer (${CLAIM_HOW}); a replay rebuilt from the public chain never gets it. ` +
+  'Once shown, a new token (the old one stops working) comes from POST /api/bundle/recover with a signature of this wallet.';
+
+/** The note of every answer to a purchase that is not its delivery (quote, refusal, pending). */
+export const TOKEN_PENDING_NOTE =
+  `The bundle token comes in the first 200 after settlement. If this answer is not final (503, 504, a lost answer), never pay again: ${CLAIM_HOW}, and the token is delivered once. After that, POST /api/bundle/recover.`;
 
 /**
  * A stored wallet as public output shows it: first 6 and last 4 characters (EVM checksummed first).

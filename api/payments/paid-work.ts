@@ -15,6 +15,11 @@ export interface PaidRequest {
   requestHash: string;
   /** Product fields to add to each delivered per-call body without storing them; see {@link DeliveryExtras}. */
   onDelivery?: DeliveryExtras;
+  /**
+   * Members added to every answer that is not the delivery (the quote, a refusal, a pending
+   * settlement): how the product's deliverable will be obtained, e.g. a bundle token.
+   */
+  nonFinalNote?: Record<string, unknown>;
 }
 
 /** What the pipeline tells the work about the payment it runs under. */

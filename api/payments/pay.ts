@@ -1,4 +1,5 @@
 import type { PaymentMethodId } from '../../shared/products';
+import { databaseUnavailableError, isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { AppError, ValidationError } from '../../shared/errors';
 import type { AppContext } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -46,12 +47,33 @@ export async function pay(ctx: AppContext, deps: AppDeps, request: PaidRequest, 
     throw new AppError(400, 'ambiguous_payment', `Send one way to pay: ${carried.map((m) => m.proof).join(' or ')}, not several.`);
   }
   const method = carried[0];
-  if (!method) return sendQuote(ctx, deps, request.charge);
+  if (!method) {
+    sendQuote(ctx, deps, request.charge);
+    if (request.nonFinalNote) ctx.body = { ...(ctx.body as object), ...request.nonFinalNote };
+    return;
+  }
   if (request.wallet === undefined) {
     throw new ValidationError([{ path: '/wallet_address', rule: 'required', message: 'is required to pay: it must be the payment signer' }]);
   }
   if (!request.charge.methods.includes(method.id)) throw methodNotAccepted(method, request);
-  return method.run(ctx, deps, { ...request, wallet: request.wallet, idempotencyKey }, work);
+  try {
+    await method.run(ctx, deps, { ...request, wallet: request.wallet, idempotencyKey }, work);
+  } catch (err) {
+    if (!request.nonFinalNote) throw err;
+    const known = err instanceof AppError ? err : isDatabaseUnavailable(err) ? databaseUnavailableError(err) : undefined;
+    throw known ? withNote(known, request.nonFinalNote) : err;
+  }
+  if (request.nonFinalNote && ctx.status !== 200 && ctx.body && typeof ctx.body === 'object') ctx.body = { ...ctx.body, ...request.nonFinalNote };
+}
+
+function withNote(err: AppError, note: Record<string, unknown>): AppError {
+  return new AppError(err.status, err.code, err.message, {
+    details: err.details,
+    extra: { ...err.extra, ...note },
+    headers: err.headers,
+    cause: err,
+    expose: err.expose,
+  });
 }
 
 function readIdempotencyKey(ctx: AppContext, request: PaidRequest): string | undefined {

@@ -6,6 +6,10 @@ export interface TcpRelay {
   readonly port: number;
   /** Drops every relayed connection and refuses new ones. */
   cut(): Promise<void>;
+  /** Drops every relayed connection and drops new ones at once, keeping the port, until {@link resume}. */
+  pause(): void;
+  /** Relays new connections again after {@link pause}. */
+  resume(): void;
 }
 
 /**
@@ -16,7 +20,12 @@ export interface TcpRelay {
  */
 export async function startTcpRelay(target: { host: string; port: number }): Promise<TcpRelay> {
   const sockets = new Set<Socket>();
+  let paused = false;
   const server: Server = createServer((client) => {
+    if (paused) {
+      client.destroy();
+      return;
+    }
     const upstream = createConnection(target);
     for (const s of [client, upstream]) {
       sockets.add(s);
@@ -30,6 +39,13 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
   if (typeof address !== 'object' || !address) throw new Error('relay has no port');
   return {
     port: address.port,
+    pause() {
+      paused = true;
+      for (const s of sockets) s.destroy();
+    },
+    resume() {
+      paused = false;
+    },
     async cut() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
