@@ -9,6 +9,7 @@ import { resolveThreadFile } from '../shared/thread-file';
 import { lockDataDir } from './data-dir-lock';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { killNow, manageProcess, type ExitInfo, type ManagedProcess } from './managed-process';
+import { stackQueuePrefix } from './queue-prefix';
 import { chooseRedis, type RedisChoice, type RedisChoiceOptions } from './redis-choice';
 import { StartupError } from './startup-error';
 
@@ -39,6 +40,8 @@ export interface DevStackInfo {
   database: 'embedded' | 'configured';
   redis: RedisChoice['source'];
   redisUrl: string;
+  /** The BullMQ key prefix of web and worker (QUEUE_PREFIX, else derived from the data folder). */
+  queuePrefix: string;
   /** The embedded facilitator and chain, when X402_FACILITATOR_URL was not set. */
   payments: { facilitator: 'configured' } | { facilitator: 'embedded'; network: string; asset: string; payer: { address: string; privateKey: string } };
 }
@@ -172,7 +175,8 @@ export class DevStack {
     await this.#migrate(databaseUrl, this.#pg ? false : config.db.ssl);
     this.#checkStop();
 
-    const childEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url };
+    const queuePrefix = stackQueuePrefix(env.QUEUE_PREFIX, dataDir);
+    const childEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url, QUEUE_PREFIX: queuePrefix };
     if (this.#pg) {
       childEnv.DATABASE_POOL_MAX = String(this.#poolMax());
       // PGlite has one backend session for every connection: named statements would collide.
@@ -206,6 +210,7 @@ export class DevStack {
       database: this.#pg ? 'embedded' : 'configured',
       redis: redisChoice.source,
       redisUrl: withoutPassword(redisChoice.url),
+      queuePrefix,
       payments: local
         ? { facilitator: 'embedded', network: local.network, asset: local.asset, payer: { ...local.payers[0] } }
         : { facilitator: 'configured' },
