@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     log,
     onFailure(reason) {
       log.error({ reason }, 'stack failed');
+      process.stderr.write(`npm start: ${reason}; stopping everything.\n`);
       failed = true;
       void shutdown('failure');
     },

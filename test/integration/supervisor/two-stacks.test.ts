@@ -31,6 +31,8 @@ describe('npm start twice on one Redis (supervisor/main from dist)', function ()
     stacks.push(...(await Promise.all(dataDirs.map((dir) => startNpmStart({ DATA_DIR: dir, PORT: '0' }, 150_000)))));
     const [a, b] = stacks;
     expect(a.url).not.to.equal(b.url);
+    // Both on the one shared Redis, as two checkouts are (not each on a private one).
+    for (const stack of stacks) expect(stack.readyLine).not.to.contain('private Redis');
 
     // Several calls on each at once: on one shared queue each settlement lands on either worker.
     const calls = (stack: RunningStack) => Promise.all([1, 2, 3].map((n) => stack.pay(`Oh no, I am so sorry (${n}). Want to talk tonight?`)));
