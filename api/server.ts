@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
+import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
 import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis } from '../shared/redis';
@@ -32,13 +33,15 @@ export interface WebRuntime {
 export async function createDeps(config: AppConfig, logger: Logger): Promise<{ deps: ApiDeps; close: () => Promise<void> }> {
   const dataSource = createDataSource(config.db, 'web');
   await dataSource.initialize();
+  // Every job this web enqueues names its database, so a worker of another database puts it back.
+  const owner = { databaseId: await readDatabaseId(dataSource) };
   const redis = createRedis(config.redis.url, 'producer', logger, 'web-producer');
-  const scoringQueue = createQueue(QUEUE.scoring, redis, config);
+  const scoringQueue = createQueue(QUEUE.scoring, redis, config, owner);
   scoringQueue.on('error', connectionErrorListener(logger, { queue: QUEUE.scoring }, 'queue error'));
   const eventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-queue-events');
   const scoringEvents = createQueueEvents(QUEUE.scoring, eventsRedis, config);
   scoringEvents.on('error', connectionErrorListener(logger, { queue: QUEUE.scoring }, 'queue events error'));
-  const settlementQueue = createQueue(QUEUE.settlement, redis, config);
+  const settlementQueue = createQueue(QUEUE.settlement, redis, config, owner);
   settlementQueue.on('error', connectionErrorListener(logger, { queue: QUEUE.settlement }, 'queue error'));
   const settlementEventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-settlement-events');
   const settlementEvents = createQueueEvents(QUEUE.settlement, settlementEventsRedis, config);

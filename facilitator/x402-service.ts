@@ -6,6 +6,7 @@ import { getAddress, isAddressEqual, parseErc6492Signature, type Address } from 
 import type { Logger } from '../shared/logger';
 import { transferWithAuthorizationTypedData } from '../shared/payments/eip3009';
 import type { FacilitatorSigner } from './evm-signer';
+import { maskedLogger } from './masked-logger';
 import type { FacilitatorRequest } from './request-schema';
 import { findSettlementTransaction } from './settled-lookup';
 
@@ -78,7 +79,8 @@ export interface FacilitatorServiceOptions {
  * @returns the service
  */
 export function createFacilitatorService(options: FacilitatorServiceOptions): FacilitatorService {
-  const { signer, network, logger } = options;
+  const { signer, network } = options;
+  const logger = maskedLogger(options.logger);
   const chainId = Number(network.split(':')[1]);
   const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer.signer));
   const inFlight = new Map<string, Promise<SettleResponse>>();

@@ -1,10 +1,12 @@
 import type { Job, Queue } from 'bullmq';
 import { UnavailableError } from '../shared/errors';
+import { stampJobOwner } from './job-owner';
 
 /**
  * Adds a job with a deadline, so a request gets a 503 instead of hanging while Redis is
  * unreachable (BullMQ waits for the connection to be ready before its first command). A job id
  * that exists already returns the existing job: a retried request never makes a second job.
+ * The payload is stamped with the queue's owner database, if it has one (see `job-owner.ts`).
  * @param queue - a queue on a fail-fast connection
  * @param name - job name
  * @param payload - job data
@@ -18,7 +20,7 @@ export async function enqueueWithDeadline<P, R>(queue: Queue, name: string, payl
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`enqueue took longer than ${timeoutMs} ms`)), timeoutMs);
   });
-  const added = queue.add(name, payload, { jobId });
+  const added = queue.add(name, stampJobOwner(queue, payload), { jobId });
   // The deadline may win; keep a late rejection of `added` from becoming unhandled.
   added.catch(() => undefined);
   try {

@@ -20,3 +20,4 @@ export {
   type SettlePaymentPayload,
   type SettlePaymentResult,
 } from './settle-payment.job';
+export { JOB_OWNER_FIELD, JOB_OWNER_PROPERTIES, jobOwnerOf } from './job-owner';

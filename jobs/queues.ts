@@ -2,6 +2,7 @@ import { Queue, QueueEvents, type DefaultJobOptions, type QueueOptions } from 'b
 import type { Redis } from 'ioredis';
 import type { AppConfig } from '../shared/config';
 import { closeRedis } from '../shared/redis';
+import { setJobOwner } from './job-owner';
 
 /** Every queue of the system (architecture.md "Queues"). Later issues add their producers. */
 export const QUEUE = {
@@ -35,9 +36,11 @@ export function defaultJobOptions(jobs: AppConfig['jobs']): DefaultJobOptions {
  * @param name - one of {@link QUEUE}
  * @param connection - a producer (fail-fast) Redis connection, shared by the process's queues
  * @param cfg - `redis` (key prefix) and `jobs` (defaults) sections of the config
+ * @param owner - the producer's database identity (`readDatabaseId`): every job added through
+ *   `enqueueWithDeadline` is stamped with it, so a worker of another database puts it back
  * @returns the queue; the caller attaches nothing else and closes it on shutdown
  */
-export function createQueue(name: QueueName, connection: Redis, cfg: Pick<AppConfig, 'redis' | 'jobs'>): Queue {
+export function createQueue(name: QueueName, connection: Redis, cfg: Pick<AppConfig, 'redis' | 'jobs'>, owner?: { databaseId: string }): Queue {
   const options: QueueOptions = {
     connection,
     prefix: cfg.redis.queuePrefix,
@@ -47,6 +50,7 @@ export function createQueue(name: QueueName, connection: Redis, cfg: Pick<AppCon
   // Each concurrent add waits on the queue's "closing" event, so many requests at once are
   // normal load, not a leak; Node's default cap of ten would warn on every burst.
   queue.setMaxListeners(0);
+  if (owner) setJobOwner(queue, owner.databaseId);
   return queue;
 }
 

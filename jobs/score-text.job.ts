@@ -3,6 +3,7 @@ import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { ScoreInput, ScoreResult } from '../shared/scoring/result-types';
 import { awaitResult } from './await-result';
 import { enqueueWithDeadline } from './enqueue';
+import { JOB_OWNER_PROPERTIES } from './job-owner';
 
 /** Job name of a scoring request on the `scoring` queue. */
 export const SCORE_TEXT_JOB = 'score-text';
@@ -12,6 +13,8 @@ export interface ScoreTextPayload {
   input: ScoreInput;
   /** Request id of the API call, so worker log lines join API lines. */
   reqId?: string;
+  /** The enqueuing web's database identity, stamped by `enqueueWithDeadline` (see job-owner.ts). */
+  databaseId?: string;
 }
 
 /** What the worker returns: the engine's result and the time the thread spent. */
@@ -46,6 +49,7 @@ export const scoreTextPayloadSchema = {
       },
     },
     reqId: { type: 'string' },
+    ...JOB_OWNER_PROPERTIES,
   },
 } as const;
 

@@ -1,5 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import { enqueueWithDeadline } from './enqueue';
+import { JOB_OWNER_PROPERTIES } from './job-owner';
 
 /** Job name of a settlement on the `settlement` queue. */
 export const SETTLE_PAYMENT_JOB = 'settle-payment';
@@ -9,6 +10,8 @@ export interface SettlePaymentPayload {
   authorizationId: string;
   /** Request id of the API call, so worker log lines join API lines. */
   reqId?: string;
+  /** The enqueuing web's database identity, stamped by `enqueueWithDeadline` (see job-owner.ts). */
+  databaseId?: string;
 }
 
 /** How a settlement ended: the receipt, or the facilitator's reason for refusing it. */
@@ -24,6 +27,7 @@ export const settlePaymentPayloadSchema = {
   properties: {
     authorizationId: { type: 'string', format: 'uuid' },
     reqId: { type: 'string' },
+    ...JOB_OWNER_PROPERTIES,
   },
 } as const;
 

@@ -9,7 +9,9 @@ import { resolveThreadFile } from '../shared/thread-file';
 import { lockDataDir } from './data-dir-lock';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { killNow, manageProcess, type ExitInfo, type ManagedProcess } from './managed-process';
+import { stackQueuePrefix } from './queue-prefix';
 import { chooseRedis, type RedisChoice, type RedisChoiceOptions } from './redis-choice';
+import { CrashHistory, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy';
 import { StartupError } from './startup-error';
 
 /** Pool size of web and worker on the embedded database, unless DATABASE_POOL_MAX says otherwise. */
@@ -28,7 +30,15 @@ export interface DevStackOptions {
   /** Where to look for Redis, and which binary to start when none answers. */
   redis: Pick<RedisChoiceOptions, 'probe' | 'binary' | 'searchPath'>;
   log: Logger;
-  /** Called once when web, worker or a private Redis exits without being asked to. */
+  /**
+   * When a crashed web or worker is restarted, and how many crashes stop the stack
+   * (default {@link DEFAULT_RESTART_POLICY}).
+   */
+  restart?: RestartPolicy;
+  /**
+   * Called once when the stack cannot go on: a private Redis exited, or web or worker crashed
+   * too often (see {@link RestartPolicy}). The reason is one line.
+   */
   onFailure: (reason: string) => void;
 }
 
@@ -39,14 +49,21 @@ export interface DevStackInfo {
   database: 'embedded' | 'configured';
   redis: RedisChoice['source'];
   redisUrl: string;
+  /** The BullMQ key prefix of web and worker (QUEUE_PREFIX, else derived from the data folder). */
+  queuePrefix: string;
   /** The embedded facilitator and chain, when X402_FACILITATOR_URL was not set. */
   payments: { facilitator: 'configured' } | { facilitator: 'embedded'; network: string; asset: string; payer: { address: string; privateKey: string } };
 }
+
+type Role = 'web' | 'worker';
 
 interface RoleProcess {
   proc: ManagedProcess;
   ready: Promise<ReadyMessage>;
 }
+
+/** Entry of each role, relative to this file (see `#spawnRole`). */
+const ROLE_ENTRY: Record<Role, string> = { web: '../api/server', worker: '../workers/main' };
 
 class StopRequested extends Error {
   constructor() {
@@ -80,16 +97,22 @@ function apiUrl(host: string | undefined, port: number): string {
  * x402 facilitator on an in-process development chain unless X402_FACILITATOR_URL is set, the
  * migrations, then the `web` and `worker` processes of the Procfile as child processes.
  *
- * Start order: database and Redis, migrations, worker and web. Stop order: web (in-flight requests
+ * Start order: Redis, then the database and the chain, migrations, worker and web. Stop order: web (in-flight requests
  * finish), worker (active jobs finish), the private Redis, the database; each step has a deadline.
+ *
+ * A web or worker that exits on its own is restarted with exponential backoff, with the same
+ * environment (the web on the port it first bound), while the database, Redis and the embedded
+ * chain (this process's) stay up; too many crashes in a row stop the stack ({@link RestartPolicy}).
  */
 export class DevStack {
   readonly #options: DevStackOptions;
   #pg?: EmbeddedPostgres;
   #redis?: RedisChoice;
   #facilitator?: LocalFacilitator;
-  #worker?: RoleProcess;
-  #web?: RoleProcess;
+  #roles: Partial<Record<Role, RoleProcess>> = {};
+  readonly #crashes: Record<Role, CrashHistory>;
+  /** Roles that crashed and wait for their restart. */
+  readonly #restarting = new Map<Role, NodeJS.Timeout>();
   #unlock?: () => void;
   #starting?: Promise<DevStackInfo>;
   #stopRequested = false;
@@ -100,6 +123,8 @@ export class DevStack {
   /** @param options - see {@link DevStackOptions} */
   constructor(options: DevStackOptions) {
     this.#options = options;
+    const policy = options.restart ?? DEFAULT_RESTART_POLICY;
+    this.#crashes = { web: new CrashHistory(policy), worker: new CrashHistory(policy) };
   }
 
   /**
@@ -131,7 +156,7 @@ export class DevStack {
 
   /** Kills every child process at once (a second Ctrl-C). The database is left to crash recovery. */
   kill(): void {
-    for (const proc of [this.#web?.proc, this.#worker?.proc, this.#redis?.source === 'private' ? this.#redis.process : undefined]) {
+    for (const proc of [this.#roles.web?.proc, this.#roles.worker?.proc, this.#redis?.source === 'private' ? this.#redis.process : undefined]) {
       if (proc) killNow(proc);
     }
   }
@@ -143,27 +168,29 @@ export class DevStack {
 
     if (!configuredDb) this.#unlock = lockDataDir(dataDir);
     const configuredFacilitator = env.X402_FACILITATOR_URL?.trim() || undefined;
-    const [pg, redis, facilitator] = await Promise.allSettled([
+    // Redis first and alone: its probe of 127.0.0.1:6379 has a 1 s deadline, and PGlite's first
+    // start (initdb) and the chain's start block this event loop for seconds, which made a healthy
+    // local Redis look absent (a private one was started instead).
+    this.#redis = await chooseRedis({
+      ...this.#options.redis,
+      configuredUrl: env.REDIS_URL?.trim() || undefined,
+      dataDir: path.join(dataDir, 'redis'),
+      log,
+    });
+    this.#checkStop();
+    const [pg, facilitator] = await Promise.allSettled([
       configuredDb
         ? Promise.resolve(undefined)
         : startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pglite'), maxConnections: 2 * this.#poolMax() + 4, log }),
-      chooseRedis({
-        ...this.#options.redis,
-        configuredUrl: env.REDIS_URL?.trim() || undefined,
-        dataDir: path.join(dataDir, 'redis'),
-        log,
-      }),
       // Payments settle on an in-process development chain unless a real facilitator is configured.
       configuredFacilitator ? Promise.resolve(undefined) : startLocalFacilitator({ logger: log.child({ role: 'facilitator' }) }),
     ]);
     if (pg.status === 'fulfilled') this.#pg = pg.value;
-    if (redis.status === 'fulfilled') this.#redis = redis.value;
     if (facilitator.status === 'fulfilled') this.#facilitator = facilitator.value;
     if (facilitator.status === 'rejected') {
       throw new StartupError(`The embedded payment facilitator did not start: ${(facilitator.reason as Error).message}`, facilitator.reason);
     }
     if (pg.status === 'rejected') throw new StartupError(`The embedded database did not start: ${(pg.reason as Error).message}`, pg.reason);
-    if (redis.status === 'rejected') throw redis.reason;
     this.#checkStop();
 
     const databaseUrl = this.#pg?.url ?? (configuredDb as string);
@@ -172,7 +199,8 @@ export class DevStack {
     await this.#migrate(databaseUrl, this.#pg ? false : config.db.ssl);
     this.#checkStop();
 
-    const childEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url };
+    const queuePrefix = stackQueuePrefix(env.QUEUE_PREFIX, dataDir);
+    const childEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url, QUEUE_PREFIX: queuePrefix };
     if (this.#pg) {
       childEnv.DATABASE_POOL_MAX = String(this.#poolMax());
       // PGlite has one backend session for every connection: named statements would collide.
@@ -191,21 +219,25 @@ export class DevStack {
         EVM_RPC_URL: local.rpcUrl,
       });
     }
-    this.#worker = this.#spawnRole('worker', '../workers/main', childEnv);
-    this.#web = this.#spawnRole('web', '../api/server', childEnv);
-    const [webReady] = await this.#unlessStopped(Promise.all([this.#web.ready, this.#worker.ready]));
+    const worker = (this.#roles.worker = this.#spawnRole('worker', childEnv));
+    const web = (this.#roles.web = this.#spawnRole('web', childEnv));
+    const [webReady] = await this.#unlessStopped(Promise.all([web.ready, worker.ready]));
 
-    for (const proc of [this.#web.proc, this.#worker.proc, redisChoice.source === 'private' ? redisChoice.process : undefined]) {
-      if (!proc) continue;
-      void proc.exited.then((info) => {
-        if (!this.#stopRequested) this.#options.onFailure(`${proc.role} exited unexpectedly (${describeExit(info)})`);
+    const port = webReady.port ?? config.http.port;
+    this.#supervise('worker', worker, childEnv);
+    // A restarted web binds the port it has now (PORT=0 picked one), so the printed URL stays right.
+    this.#supervise('web', web, { ...childEnv, PORT: String(port) });
+    if (redisChoice.source === 'private') {
+      void redisChoice.process.exited.then((info) => {
+        if (!this.#stopRequested) this.#options.onFailure(`the private redis-server exited unexpectedly (${describeExit(info)}); the queues are gone`);
       });
     }
     return {
-      url: apiUrl(config.http.host, webReady.port ?? config.http.port),
+      url: apiUrl(config.http.host, port),
       database: this.#pg ? 'embedded' : 'configured',
       redis: redisChoice.source,
       redisUrl: withoutPassword(redisChoice.url),
+      queuePrefix,
       payments: local
         ? { facilitator: 'embedded', network: local.network, asset: local.asset, payer: { ...local.payers[0] } }
         : { facilitator: 'configured' },
@@ -248,10 +280,38 @@ export class DevStack {
     }
   }
 
-  #spawnRole(role: 'web' | 'worker', entry: string, env: Record<string, string | undefined>): RoleProcess {
+  /** Restarts a role whenever its process exits on its own, until the stack stops or gives up. */
+  #supervise(role: Role, current: RoleProcess, env: Record<string, string | undefined>): void {
+    const { log } = this.#options;
+    void current.proc.exited.then((info) => {
+      if (this.#stopRequested) return;
+      const decision = this.#crashes[role].record(Date.now());
+      if (!decision.restart) {
+        const windowS = Math.round((this.#options.restart ?? DEFAULT_RESTART_POLICY).windowMs / 1000);
+        log.error({ role, pid: current.proc.pid, exit: describeExit(info), crashes: decision.crashes }, 'process crashed too often');
+        this.#options.onFailure(`${role} crashed ${decision.crashes} times within ${windowS} s (last exit: ${describeExit(info)}); its output is above`);
+        return;
+      }
+      log.warn({ role, pid: current.proc.pid, exit: describeExit(info), crashes: decision.crashes, restartInMs: decision.delayMs }, 'process crashed; restarting');
+      const timer = setTimeout(() => {
+        this.#restarting.delete(role);
+        if (this.#stopRequested) return;
+        const next = (this.#roles[role] = this.#spawnRole(role, env));
+        this.#supervise(role, next, env);
+        next.ready.then(
+          () => log.info({ role, pid: next.proc.pid }, 'process restarted'),
+          // An exit before ready is a crash like any other: #supervise handles it.
+          () => undefined,
+        );
+      }, decision.delayMs);
+      this.#restarting.set(role, timer);
+    });
+  }
+
+  #spawnRole(role: Role, env: Record<string, string | undefined>): RoleProcess {
     const { log, rootDir } = this.#options;
     // dist/supervisor -> dist/<role>/*.js; under tsx (tests) -> the .ts sources with the tsx loader.
-    const { filename, execArgv } = resolveThreadFile(__filename, entry);
+    const { filename, execArgv } = resolveThreadFile(__filename, ROLE_ENTRY[role]);
     const child = spawn(process.execPath, [...execArgv, filename], {
       cwd: rootDir,
       env,
@@ -294,7 +354,16 @@ export class DevStack {
     };
     // Children get the grace period their own shutdown uses, plus time to release their pools.
     const childDeadline = config.shutdownGraceMs + 6_000;
-    for (const role of [this.#web, this.#worker]) {
+    for (const name of ['web', 'worker'] as const) {
+      const role = this.#roles[name];
+      const pendingRestart = this.#restarting.get(name);
+      if (pendingRestart) {
+        // It crashed and waits for its restart: nothing runs to stop.
+        clearTimeout(pendingRestart);
+        this.#restarting.delete(name);
+        log.info({ role: name }, 'restart cancelled');
+        continue;
+      }
       if (!role) continue;
       await step(role.proc.role, async () => {
         const outcome = await role.proc.stop(childDeadline);

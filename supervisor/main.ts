@@ -27,7 +27,7 @@ export function findRootDir(from: string): string {
 export function readyLine(info: DevStackInfo, dataDir: string): string {
   const database = info.database === 'embedded' ? `embedded PostgreSQL in ${path.join(dataDir, 'pglite')}` : 'PostgreSQL from DATABASE_URL';
   const redis = info.redis === 'configured' ? 'Redis from REDIS_URL' : `${info.redis === 'private' ? 'private ' : ''}Redis at ${info.redisUrl}`;
-  return `humanlike is running at ${info.url} (${database}; ${redis}). Press Ctrl-C to stop.`;
+  return `humanlike is running at ${info.url} (${database}; ${redis}, queue prefix ${info.queuePrefix}). Press Ctrl-C to stop.`;
 }
 
 /**
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     log,
     onFailure(reason) {
       log.error({ reason }, 'stack failed');
+      process.stderr.write(`npm start: ${reason}; stopping everything.\n`);
       failed = true;
       void shutdown('failure');
     },

@@ -1,17 +1,23 @@
-import { UnrecoverableError, type Job, type Processor } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job, type Processor } from 'bullmq';
 import { encodeJobError } from '../jobs';
+import type { ForeignJobGuard } from './foreign-job';
 
 /**
  * One processor per queue that routes each job to exactly one handler by job name. A job with no
- * handler fails at once (it can never succeed); an empty handler map is a startup error.
+ * handler fails at once (it can never succeed); an empty handler map is a startup error. With a
+ * guard, a job that belongs to another database is put back for its owner before any handler
+ * sees it (see `foreign-job.ts`).
  * @param queue - queue name, for messages
  * @param handlers - job name -> processor
+ * @param guard - puts back jobs of another database
  * @returns the queue's processor
  * @throws Error at startup when no handler is given
  */
-export function createDispatcher(queue: string, handlers: Record<string, Processor>): Processor {
+export function createDispatcher(queue: string, handlers: Record<string, Processor>, guard?: ForeignJobGuard): Processor {
   if (Object.keys(handlers).length === 0) throw new Error(`queue "${queue}" has no job handlers; register one per job name`);
   return async function dispatch(job: Job, token?: string, signal?: AbortSignal) {
+    // DelayedError tells BullMQ the job was moved on purpose: neither failed nor completed.
+    if (guard && token !== undefined && (await guard(job, token))) throw new DelayedError();
     const handler = handlers[job.name];
     if (!handler) {
       throw new UnrecoverableError(

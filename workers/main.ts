@@ -3,11 +3,13 @@ import type { DataSource } from 'typeorm';
 import { QUEUE, SCORE_TEXT_JOB, SETTLE_PAYMENT_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
+import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
 import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
+import { createForeignJobGuard } from './foreign-job';
 import {
   createHeartbeatProcessor,
   createRedemptionSweepProcessor,
@@ -57,9 +59,12 @@ function logFinalFailure(log: Logger, queue: string) {
 export async function startWorkers(config: AppConfig, log: Logger): Promise<WorkerRuntime> {
   const dataSource: DataSource = createDataSource(config.db, 'worker');
   await dataSource.initialize();
+  const prefix = config.redis.queuePrefix;
+  const databaseId = await readDatabaseId(dataSource);
+  // Jobs stamped by a web of another database go back to the queue, whichever queue they are on.
+  const foreignJobs = createForeignJobGuard({ databaseId, queuePrefix: prefix, log });
   const pool = createScoringPool(config.scoring);
   const connection = { url: config.redis.url, ...redisOptionsFor('worker') };
-  const prefix = config.redis.queuePrefix;
   // A killed worker's job is taken over once its lock lapses, and at most once more after that.
   const leasedOptions = (concurrency: number) => ({
     connection,
@@ -74,7 +79,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     QUEUE.scoring,
     createDispatcher(QUEUE.scoring, {
       [SCORE_TEXT_JOB]: createScoreTextProcessor({ pool, log }),
-    }),
+    }, foreignJobs),
     leasedOptions(config.scoring.concurrency),
   );
   scoring.on('error', connectionErrorListener(log, { queue: QUEUE.scoring }, 'worker error'));
@@ -91,7 +96,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
         queuePrefix: prefix,
         log,
       }),
-    }),
+    }, foreignJobs),
     // Settlement waits on the facilitator and the chain, not on this CPU.
     leasedOptions(config.payments.settlementConcurrency),
   );
@@ -121,13 +126,13 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
         olderThanSeconds: config.payments.abandonedRedemptionSeconds,
         log,
       }),
-    }),
+    }, foreignJobs),
     { connection, prefix, concurrency: 1 },
   );
   maintenance.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'worker error'));
   maintenance.on('failed', logFinalFailure(log, QUEUE.maintenance));
 
-  log.info({ threads: config.scoring.threads, concurrency: config.scoring.concurrency }, 'workers started');
+  log.info({ threads: config.scoring.threads, concurrency: config.scoring.concurrency, queuePrefix: prefix, databaseId }, 'workers started');
 
   let closing: Promise<void> | undefined;
   return {

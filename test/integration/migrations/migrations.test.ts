@@ -14,6 +14,7 @@ const EXPECTED_TABLES = [
   'bundle_redemptions',
   'bundles',
   'calibration_shares',
+  'database_identity',
   'free_callers',
   'free_corpus_entries',
   'idempotency_records',

@@ -13,19 +13,19 @@ describe('supervisor/main', function () {
   });
 
   it('prints one ready line with the URL and what the stack runs on', function () {
-    const embedded = readyLine({ url: 'http://localhost:3000', database: 'embedded', redis: 'local', redisUrl: 'redis://127.0.0.1:6379', payments: configuredPayments }, '/repo/.data');
+    const embedded = readyLine({ url: 'http://localhost:3000', database: 'embedded', redis: 'local', redisUrl: 'redis://127.0.0.1:6379', queuePrefix: 'humanlike-0123abcd', payments: configuredPayments }, '/repo/.data');
     expect(embedded).to.equal(
-      'humanlike is running at http://localhost:3000 (embedded PostgreSQL in /repo/.data/pglite; Redis at redis://127.0.0.1:6379). Press Ctrl-C to stop.',
+      'humanlike is running at http://localhost:3000 (embedded PostgreSQL in /repo/.data/pglite; Redis at redis://127.0.0.1:6379, queue prefix humanlike-0123abcd). Press Ctrl-C to stop.',
     );
-    const configured = readyLine({ url: 'http://localhost:8080', database: 'configured', redis: 'configured', redisUrl: 'redis://:***@r:6379', payments: configuredPayments }, '/repo/.data');
+    const configured = readyLine({ url: 'http://localhost:8080', database: 'configured', redis: 'configured', redisUrl: 'redis://:***@r:6379', queuePrefix: 'humanlike', payments: configuredPayments }, '/repo/.data');
     expect(configured).to.contain('PostgreSQL from DATABASE_URL; Redis from REDIS_URL').and.not.contain('***');
-    expect(readyLine({ url: 'http://localhost:3000', database: 'embedded', redis: 'private', redisUrl: 'redis://127.0.0.1:41234', payments: configuredPayments }, '/d')).to.contain(
+    expect(readyLine({ url: 'http://localhost:3000', database: 'embedded', redis: 'private', redisUrl: 'redis://127.0.0.1:41234', queuePrefix: 'p', payments: configuredPayments }, '/d')).to.contain(
       'private Redis at redis://127.0.0.1:41234',
     );
   });
 
   it('prints a funded test wallet and how to pay with it only on the embedded chain', function () {
-    const base = { url: 'http://localhost:3000', database: 'embedded', redis: 'local', redisUrl: 'redis://127.0.0.1:6379' } as const;
+    const base = { url: 'http://localhost:3000', database: 'embedded', redis: 'local', redisUrl: 'redis://127.0.0.1:6379', queuePrefix: 'humanlike-0123abcd' } as const;
     expect(paymentLines({ ...base, payments: configuredPayments })).to.deep.equal([]);
     const key = `0x${'ab'.repeat(32)}`;
     const lines = paymentLines({
