@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { UnavailableError } from '../../shared/errors';
+import { AppError, UnavailableError } from '../../shared/errors';
 import { pingRedis } from '../../shared/redis';
 import type { AppContext, AppState } from '../context';
 import type { AppDeps } from '../deps';
@@ -53,6 +53,13 @@ export const healthOperations: OperationSpec[] = [
     path: '/api/health-capacity',
     operationId: 'getHealthCapacity',
     summary: 'Local CPU benchmark of the scorer (no database, ledger or network use).',
+    description:
+      'Scores a fixed set of sample replies (short and long, with and without timing, context and profile) on one ' +
+      'benchmark thread of this host and times each score. The unit of `iterations` is one character of reply text: ' +
+      'the samples are scored in turn, each whole, until they add up to `iterations` characters (`characters_scored` ' +
+      'says how many were, `scores` how many scores that took). The default 2000 is about 18 scores, the maximum 100000 ' +
+      'about 900. Timings (`mean_ms`, `p50_ms`, `p95_ms`, `p99_ms`) are per score. One benchmark runs at a time and two ' +
+      'more may wait; beyond that the answer is 503 `capacity_busy` with Retry-After.',
     tags: ['health'],
     query: healthCapacityQuerySchema,
     responses: {
@@ -60,9 +67,11 @@ export const healthOperations: OperationSpec[] = [
         description: 'Timings of the benchmark on one thread, and the estimate for this host.',
         schema: {
           type: 'object',
-          required: ['iterations', 'scorer_version', 'total_ms', 'mean_ms', 'scores_per_second'],
+          required: ['iterations', 'characters_scored', 'scores', 'scorer_version', 'total_ms', 'mean_ms', 'scores_per_second'],
           properties: {
-            iterations: { type: 'integer' },
+            iterations: { type: 'integer', description: 'As asked: characters of reply text to score.' },
+            characters_scored: { type: 'integer', description: 'Characters scored; the last score may go past `iterations`.' },
+            scores: { type: 'integer', description: 'Whole scores timed.' },
             scorer_version: { type: 'string' },
             total_ms: { type: 'number' },
             mean_ms: { type: 'number' },
@@ -77,10 +86,25 @@ export const healthOperations: OperationSpec[] = [
         },
       },
       '422': COMMON_RESPONSES['422'],
-      '503': { description: 'A benchmark is already running (capacity_busy).', schema: errorBodySchema },
+      '503': {
+        description: 'A benchmark is running and two more are waiting (capacity_busy); retry after the Retry-After seconds.',
+        schema: errorBodySchema,
+      },
     },
   },
 ];
+
+/**
+ * Answers a busy benchmark with the error handler's body, 503 and Retry-After, but logs it at warn
+ * without a stack: the error handler logs every 5xx at error level as a fault, and turning a caller
+ * away while the benchmark thread is taken is the intended outcome, not a fault (issue 10).
+ */
+function refuseBusy(ctx: AppContext, err: AppError): void {
+  ctx.state.log?.warn({ code: err.code, status: err.status }, 'capacity benchmark refused');
+  ctx.status = err.status;
+  if (err.headers) ctx.set(err.headers);
+  ctx.body = { error: { code: err.code, message: err.message, details: err.details ?? null } };
+}
 
 /**
  * Health routes.
@@ -113,9 +137,12 @@ export function healthRoutes(deps: AppDeps): Router<AppState> {
       if (!ctx.res.writableFinished) abort.abort();
     };
     ctx.res.once('close', onClose);
+    ctx.set('Cache-Control', 'no-store');
     try {
-      ctx.set('Cache-Control', 'no-store');
       ctx.body = await deps.capacity.run(iterations, abort.signal);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'capacity_busy')) throw err;
+      refuseBusy(ctx, err);
     } finally {
       ctx.res.off('close', onClose);
     }
