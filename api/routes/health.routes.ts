@@ -57,7 +57,7 @@ export const healthOperations: OperationSpec[] = [
       'Scores a fixed set of sample replies (short and long, with and without timing, context and profile) on one ' +
       'benchmark thread of this host and times each score. The unit of `iterations` is one character of reply text: ' +
       'the samples are scored in turn, each whole, until they add up to `iterations` characters (`characters_scored` ' +
-      'says how many were, `scores` how many scores that took). The default 2000 is about 18 scores, the maximum 100000 ' +
+      'says how many were, `scores` how many scores that took). The default 2000 is about 20 scores, the maximum 100000 ' +
       'about 900. Timings (`mean_ms`, `p50_ms`, `p95_ms`, `p99_ms`) are per score. One benchmark runs at a time and two ' +
       'more may wait; beyond that the answer is 503 `capacity_busy` with Retry-After.',
     tags: ['health'],
