@@ -14,7 +14,7 @@ export interface CapacityResult extends CapacityReport {
 /** Runs the scorer benchmark off the API's event loop. */
 export interface CapacityRunner {
   /**
-   * @param iterations - scoring runs to time
+   * @param iterations - characters of reply text to score (one iteration is one character)
    * @param signal - aborts the run (the client went away)
    * @returns the timings
    * @throws UnavailableError capacity_busy when benchmarks are already queued
@@ -51,7 +51,9 @@ export function createCapacityRunner(): CapacityRunner {
         ...report,
         threads_available: threads,
         estimated_scores_per_second: Math.round(report.scores_per_second * threads * 10) / 10,
-        note: 'Local CPU benchmark of the scoring engine on one thread of this host; no database, ledger or network use. The estimate assumes every core scores.',
+        note:
+          'Local CPU benchmark of the scoring engine on one thread of this host; no database, ledger or network use. ' +
+          'Iterations count characters of reply text scored; timings are per score. The estimate assumes every core scores.',
       };
     },
     async close() {

@@ -3,7 +3,10 @@ export interface HealthCapacityQuery {
   iterations: number;
 }
 
-/** JSON schema of {@link HealthCapacityQuery} (interface description §8: 1 to 100000, default 2000). */
+/**
+ * JSON schema of {@link HealthCapacityQuery} (interface description §8: 1 to 100000, default 2000).
+ * One iteration is one character of reply text scored (see `api/threads/capacity.thread.ts`).
+ */
 export const healthCapacityQuerySchema = {
   type: 'object',
   properties: {
@@ -12,7 +15,9 @@ export const healthCapacityQuerySchema = {
       minimum: 1,
       maximum: 100_000,
       default: 2000,
-      description: 'How many scoring runs the benchmark times.',
+      description:
+        'How much reply text the benchmark scores, in characters: one iteration is one character. It scores its fixed samples ' +
+        'in turn, each whole, until they add up to this many characters; 100000 is about 900 scores.',
     },
   },
 } as const;

@@ -29,6 +29,13 @@ export const healthOperations: OperationSpec[] = [
     path: '/api/health-capacity',
     operationId: 'getHealthCapacity',
     summary: 'Local CPU benchmark of the scorer (no database, ledger or network use).',
+    description:
+      'Scores a fixed set of sample replies (short and long, with and without timing, context and profile) on one ' +
+      'benchmark thread of this host and times each score. The unit of `iterations` is one character of reply text: ' +
+      'the samples are scored in turn, each whole, until they add up to `iterations` characters (`characters_scored` ' +
+      'says how many were, `scores` how many scores that took). The default 2000 is about 20 scores, the maximum 100000 ' +
+      'about 900. Timings (`mean_ms`, `p50_ms`, `p95_ms`, `p99_ms`) are per score. One benchmark runs at a time and two ' +
+      'more may wait; beyond that the answer is 503 `capacity_busy` with Retry-After.',
     tags: ['health'],
     query: healthCapacityQuerySchema,
     responses: {
@@ -36,9 +43,11 @@ export const healthOperations: OperationSpec[] = [
         description: 'Timings of the benchmark on one thread, and the estimate for this host.',
         schema: {
           type: 'object',
-          required: ['iterations', 'scorer_version', 'total_ms', 'mean_ms', 'scores_per_second'],
+          required: ['iterations', 'characters_scored', 'scores', 'scorer_version', 'total_ms', 'mean_ms', 'scores_per_second'],
           properties: {
-            iterations: { type: 'integer' },
+            iterations: { type: 'integer', description: 'As asked: characters of reply text to score.' },
+            characters_scored: { type: 'integer', description: 'Characters scored; the last score may go past `iterations`.' },
+            scores: { type: 'integer', description: 'Whole scores timed.' },
             scorer_version: { type: 'string' },
             total_ms: { type: 'number' },
             mean_ms: { type: 'number' },
@@ -53,7 +62,10 @@ export const healthOperations: OperationSpec[] = [
         },
       },
       '422': COMMON_RESPONSES['422'],
-      '503': { description: 'A benchmark is already running (capacity_busy).', schema: errorBodySchema },
+      '503': {
+        description: 'A benchmark is running and two more are waiting (capacity_busy); retry after the Retry-After seconds.',
+        schema: errorBodySchema,
+      },
     },
   },
 ];

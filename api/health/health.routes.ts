@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { UnavailableError } from '../../shared/errors';
+import { AppError, UnavailableError } from '../../shared/errors';
 import { pingRedis } from '../../shared/redis';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -23,6 +23,20 @@ async function pingDatabase(deps: AppDeps): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Answers a busy benchmark with the error handler's body, 503 and Retry-After, but logs it at warn
+ * without a stack: the error handler logs every 5xx at error level as a fault, and turning a caller
+ * away while the benchmark thread is taken is the intended outcome, not a fault (issue 10).
+ * @param ctx - Koa context
+ * @param err - the capacity_busy refusal
+ */
+function refuseBusy(ctx: AppContext, err: AppError): void {
+  ctx.state.log?.warn({ code: err.code, status: err.status }, 'capacity benchmark refused');
+  ctx.status = err.status;
+  if (err.headers) ctx.set(err.headers);
+  ctx.body = { error: { code: err.code, message: err.message, details: err.details ?? null } };
 }
 
 /**
@@ -56,9 +70,12 @@ export function healthRoutes(deps: AppDeps & { capacity: CapacityRunner }): Rout
       if (!ctx.res.writableFinished) abort.abort();
     };
     ctx.res.once('close', onClose);
+    ctx.set('Cache-Control', 'no-store');
     try {
-      ctx.set('Cache-Control', 'no-store');
       ctx.body = await deps.capacity.run(iterations, abort.signal);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'capacity_busy')) throw err;
+      refuseBusy(ctx, err);
     } finally {
       ctx.res.off('close', onClose);
     }

@@ -59,6 +59,8 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
         if (capacity) return capacity(iterations);
         return {
           iterations,
+          characters_scored: iterations,
+          scores: 1,
           scorer_version: 'fake',
           total_ms: 1,
           mean_ms: 1,

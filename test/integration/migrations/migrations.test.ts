@@ -25,21 +25,36 @@ const EXPECTED_TABLES = [
   'wishlist_items',
 ];
 
-describe('migrations', function () {
-  const name = `humanlike_test_${process.pid}_migrations`;
-  let ds: DataSource;
+// The house prefix of each constraint type (style.md §10: explicit names, never generated ones).
+const PREFIX_OF_TYPE: Record<string, string> = { p: 'pk', f: 'fk', u: 'uq', c: 'ck', x: 'ex' };
 
+/**
+ * A fresh database of its own, so no test depends on the state another one left.
+ * @param suffix - distinguishes the database of each describe
+ * @param migrate - whether `before` runs every migration on it
+ * @returns the DataSource, once `before` ran
+ */
+function ownDatabase(suffix: string, migrate: boolean): () => DataSource {
+  const name = `humanlike_test_${process.pid}_migrations_${suffix}`;
+  let ds: DataSource | undefined;
   before(async function () {
     await createDatabase(name);
-    ds = createDataSource({ url: databaseUrl(name), poolMax: 1, ssl: false }, 'test-migrations');
+    ds = createDataSource({ url: databaseUrl(name), poolMax: 1, ssl: false }, `test-migrations-${suffix}`);
     await ds.initialize();
+    if (migrate) await ds.runMigrations();
   });
   after(async function () {
     await ds?.destroy();
     await dropDatabase(name);
   });
+  return () => ds!;
+}
+
+describe('migrations', function () {
+  const db = ownDatabase('updown', false);
 
   it('run up, down to an empty schema, then up again', async function () {
+    const ds = db();
     const applied = await ds.runMigrations();
     expect(applied.length).to.be.at.least(1);
     expect(await tables(ds)).to.deep.equal(EXPECTED_TABLES);
@@ -53,17 +68,31 @@ describe('migrations', function () {
     expect(await tables(ds)).to.deep.equal(EXPECTED_TABLES);
     expect(await ds.showMigrations()).to.equal(false);
   });
+});
 
-  it('names every constraint explicitly', async function () {
-    const rows = (await ds.query(
-      `SELECT conname FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+describe('the migrated schema', function () {
+  const db = ownDatabase('schema', true);
+
+  it('names every constraint explicitly, <type prefix>_<table>_...', async function () {
+    const rows = (await db().query(
+      `SELECT conname, contype, conrelid::regclass::text AS "table"
+         FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
         WHERE n.nspname = 'public' AND conrelid::regclass::text <> 'typeorm_migrations' ORDER BY conname`,
-    )) as Array<{ conname: string }>;
-    for (const { conname } of rows) expect(conname).to.match(/^(pk|fk|uq|ck)_/);
+    )) as Array<{ conname: string; contype: string; table: string }>;
+    // Every table has its primary key: the rows below cannot be empty, whatever ran before.
+    const primaryKeys = rows.filter((r) => r.contype === 'p').map((r) => r.table).sort();
+    expect(primaryKeys).to.deep.equal(EXPECTED_TABLES);
+    const misnamed = rows
+      .filter((r) => {
+        const stem = `${PREFIX_OF_TYPE[r.contype] ?? '?'}_${r.table}`;
+        return r.conname !== stem && !r.conname.startsWith(`${stem}_`);
+      })
+      .map((r) => `${r.table}.${r.conname} (${r.contype})`);
+    expect(misnamed).to.deep.equal([]);
   });
 
   it('matches the entities (no pending schema change)', async function () {
-    const pending = await ds.driver.createSchemaBuilder().log();
+    const pending = await db().driver.createSchemaBuilder().log();
     expect(pending.upQueries.map((q) => q.query)).to.deep.equal([]);
   });
 });

@@ -1,16 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
-import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { QUEUE } from '../../../jobs';
 import { createLogger } from '../../../shared/logger';
 import { startWorkers, type WorkerRuntime } from '../../../workers/main';
-import { MAINTENANCE_HEARTBEAT_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER } from '../../../workers/maintenance/maintenance.processor';
+import { TEST_REDIS_URL } from '../../helpers/redis';
 import { startTestStack, type TestStack } from '../../helpers/stack';
+import { startTcpRelay, type TcpRelay } from '../../helpers/tcp-relay';
 import { spawnWorker } from '../../helpers/worker-process';
 
 describe('a worker killed mid-job', function () {
   this.timeout(60_000);
   let stack: TestStack;
+  let relay: TcpRelay | undefined;
   let child: ChildProcess | undefined;
   let rescuer: WorkerRuntime | undefined;
 
@@ -21,31 +22,39 @@ describe('a worker killed mid-job', function () {
   });
   after(async function () {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await relay?.cut();
     await rescuer?.close();
     await stack?.close();
   });
 
   it('has its job retried by another worker, and the caller still gets the result', async function () {
-    child = await spawnWorker(stack);
+    // The doomed worker reaches Redis through a relay that holds back its move of the job to
+    // `completed`, so the job is provably still active when the worker is killed.
+    const redis = new URL(TEST_REDIS_URL);
+    relay = await startTcpRelay(
+      { host: redis.hostname, port: Number(redis.port || 6379) },
+      { holdFrom: `${stack.config.redis.queuePrefix}:${QUEUE.scoring}:completed` },
+    );
+    const viaRelay = new URL(TEST_REDIS_URL);
+    viaRelay.hostname = '127.0.0.1';
+    viaRelay.port = String(relay.port);
+    child = await spawnWorker(stack, { REDIS_URL: viaRelay.toString() });
     const exited = new Promise((resolve) => child!.once('exit', resolve));
-    let activeJobId: string | undefined;
-    const killed = new Promise<void>((resolve) => {
-      stack.deps.scoringEvents.once('active', ({ jobId }) => {
-        activeJobId = jobId;
-        child!.kill('SIGKILL');
-        resolve();
-      });
-    });
 
     const response = stack.http
       .post('/api/score')
       .set('X-Forwarded-For', '192.0.2.200')
       .send({ data_consent: true, proposed_text: 'I hear you, that sounds rough. Want to talk it through tonight?', target_profile: 'grief-support-peer' })
       .then((r) => r);
+    const first = await Promise.race([relay.held.then(() => 'held' as const), response.then(() => 'answered' as const)]);
+    expect(first, 'the worker was to be stopped before it could complete the job').to.equal('held');
 
-    await killed;
+    const active = await stack.deps.scoringQueue.getActive();
+    expect(active.map((j) => j.name)).to.have.length(1);
+    const jobId = active[0].id!;
+    child.kill('SIGKILL');
     await exited;
-    const stateAfterKill = await stack.deps.scoringQueue.getJobState(activeJobId!);
+    expect(await stack.deps.scoringQueue.getJobState(jobId)).to.equal('active');
 
     // A second worker's stalled-job check finds the dead worker's lock expired and runs the job again.
     rescuer = await startWorkers(stack.config, createLogger(stack.config, 'rescuer'));
@@ -54,20 +63,10 @@ describe('a worker killed mid-job', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.score.profile).to.equal('grief-support-peer');
     expect(res.body.free_tier.used).to.equal(1);
-    const job = await stack.deps.scoringQueue.getJob(activeJobId!);
+    const job = await stack.deps.scoringQueue.getJob(jobId);
     expect(await job?.getState()).to.equal('completed');
-    if (stateAfterKill === 'active') expect(job?.stalledCounter ?? 0).to.be.at.least(1);
+    expect(job?.stalledCounter).to.equal(1);
     const corpus = (await stack.deps.dataSource.query('SELECT count(*)::int AS n FROM free_corpus_entries')) as Array<{ n: number }>;
     expect(corpus[0].n).to.equal(1);
-  });
-
-  it('registers the maintenance job scheduler once, whatever the number of worker starts', async function () {
-    const maintenance = new Queue(QUEUE.maintenance, { connection: stack.deps.redis, prefix: stack.config.redis.queuePrefix });
-    try {
-      const schedulers = await maintenance.getJobSchedulers();
-      expect(schedulers.map((s) => s.key).sort()).to.deep.equal([MAINTENANCE_HEARTBEAT_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER].sort());
-    } finally {
-      await maintenance.close();
-    }
   });
 });

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../../api/app';
@@ -6,6 +7,7 @@ import { callerHashFor } from '../../../../api/http/caller-key';
 import { closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../../../../jobs';
 import { createDataSource } from '../../../../shared/db/create-data-source';
 import { createLogger } from '../../../../shared/logger';
+import { createCapacityRunner } from '../../../../api/health/capacity';
 import type { Redis } from 'ioredis';
 import { closeRedis, createRedis } from '../../../../shared/redis';
 import { SCORER_VERSION } from '../../../../shared/scoring/version';
@@ -115,10 +117,42 @@ describe('health routes', function () {
   describe('GET /api/health-capacity', function () {
     it('benchmarks the scorer on a thread and reports timings', async function () {
       const res = await stack.http.get('/api/health-capacity?iterations=20').expect(200);
-      expect(res.body).to.include({ iterations: 20, scorer_version: SCORER_VERSION });
+      expect(res.body).to.include({ iterations: 20, scores: 1, scorer_version: SCORER_VERSION });
+      expect(res.body.characters_scored).to.be.at.least(20);
       expect(res.body.scores_per_second).to.be.a('number').and.above(0);
       expect(res.body.p50_ms).to.be.at.most(res.body.p99_ms);
       expect(res.body.threads_available).to.be.at.least(1);
+    });
+
+    it('turns callers away with 503 capacity_busy while benchmarks are queued, logged below error level', async function () {
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(...chunk.toString().split('\n').filter(Boolean));
+          done();
+        },
+      });
+      const config = testConfig({ ...envOf(stack), LOG_LEVEL: 'info' });
+      const capacity = createCapacityRunner();
+      try {
+        const http = supertest(createApp({ ...stack.deps, config, logger: createLogger(config, 'test', sink), capacity }).callback());
+        // One benchmark thread and two waiting places: of six at once, some are turned away.
+        const answers = await Promise.all(Array.from({ length: 6 }, () => http.get('/api/health-capacity?iterations=100000')));
+        expect(answers.filter((r) => r.status !== 200 && r.status !== 503).map((r) => r.body)).to.deep.equal([]);
+        const busy = answers.filter((r) => r.status === 503);
+        expect(busy.length).to.be.within(1, 3);
+        expect(busy[0].body).to.deep.equal({
+          error: { code: 'capacity_busy', message: 'A capacity benchmark is already running; retry shortly.', details: null },
+        });
+        expect(busy[0].headers['retry-after']).to.equal('5');
+
+        const refusals = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.code === 'capacity_busy');
+        expect(refusals).to.have.length(busy.length);
+        // warn (40), without the error and its stack: a refusal is not a fault.
+        expect(refusals.map((l) => ({ level: l.level, err: l.err }))).to.deep.equal(busy.map(() => ({ level: 40, err: undefined })));
+      } finally {
+        await capacity.close();
+      }
     });
   });
 });

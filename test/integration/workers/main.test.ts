@@ -1,0 +1,80 @@
+import { Queue, type Job } from 'bullmq';
+import { expect } from 'chai';
+import { QUEUE } from '../../../jobs';
+import type { AppConfig } from '../../../shared/config';
+import { createLogger } from '../../../shared/logger';
+import { startWorkers, type WorkerRuntime } from '../../../workers/main';
+import {
+  MAINTENANCE_HEARTBEAT_JOB,
+  MAINTENANCE_HEARTBEAT_SCHEDULER,
+  MAINTENANCE_REDEMPTION_SWEEP_JOB,
+  MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER,
+} from '../../../workers/maintenance/maintenance.processor';
+import { testConfig } from '../../helpers/config';
+import { ensureTestDatabase } from '../../helpers/db';
+import { queuePrefix } from '../../helpers/redis';
+
+const EVERY_MS = 1_000;
+
+async function waitFor(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** When each job of one name was scheduled for: the millis in its `repeat:<scheduler>:<millis>` id. */
+function slotsOf(jobs: Job[], name: string, schedulerId: string): number[] {
+  const ofName = jobs.filter((j) => j.name === name);
+  const pattern = new RegExp(`^repeat:${schedulerId}:(\\d+)$`);
+  expect(ofName.map((j) => j.id).filter((id) => !pattern.test(id ?? '')), `${name} jobs from another scheduler`).to.deep.equal([]);
+  return ofName.map((j) => Number(pattern.exec(j.id!)![1])).sort((a, b) => a - b);
+}
+
+describe('startWorkers', function () {
+  this.timeout(30_000);
+  let config: AppConfig;
+  const runtimes: WorkerRuntime[] = [];
+  let maintenance: Queue;
+
+  before(async function () {
+    const url = await ensureTestDatabase();
+    config = testConfig({ DATABASE_URL: url, QUEUE_PREFIX: queuePrefix('schedulers'), MAINTENANCE_EVERY_MS: String(EVERY_MS) });
+    maintenance = new Queue(QUEUE.maintenance, { connection: { url: config.redis.url }, prefix: config.redis.queuePrefix });
+  });
+  after(async function () {
+    for (const runtime of runtimes) await runtime.close();
+    await maintenance?.close();
+  });
+
+  it('registers each maintenance schedule once when two workers start on the same queues', async function () {
+    const log = createLogger(config, 'test');
+    runtimes.push(await startWorkers(config, log));
+    // Not at the same instant: a second schedule of the same job would run out of step with the first.
+    await new Promise((resolve) => setTimeout(resolve, EVERY_MS / 3));
+    runtimes.push(await startWorkers(config, log));
+
+    const schedulers = await maintenance.getJobSchedulers();
+    expect(schedulers.map((s) => [s.key, s.name, s.every]).sort()).to.deep.equal(
+      [
+        [MAINTENANCE_HEARTBEAT_SCHEDULER, MAINTENANCE_HEARTBEAT_JOB, EVERY_MS],
+        [MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_JOB, EVERY_MS],
+      ].sort(),
+    );
+
+    // Let each schedule fire a few times, then check what was produced: one job per interval.
+    await waitFor(async () => (await maintenance.getCompletedCount()) >= 6, 15_000, 'six maintenance jobs to complete');
+    const jobs = await maintenance.getJobs(['completed', 'active', 'wait', 'delayed', 'prioritized', 'failed']);
+    for (const [name, schedulerId] of [
+      [MAINTENANCE_HEARTBEAT_JOB, MAINTENANCE_HEARTBEAT_SCHEDULER],
+      [MAINTENANCE_REDEMPTION_SWEEP_JOB, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER],
+    ]) {
+      const slots = slotsOf(jobs, name, schedulerId);
+      expect(slots.length, `${name} jobs`).to.be.at.least(3);
+      const gaps = slots.slice(1).map((slot, i) => slot - slots[i]);
+      expect(gaps.filter((gap) => gap < EVERY_MS), `${name} jobs less than ${EVERY_MS} ms apart`).to.deep.equal([]);
+    }
+    expect(await maintenance.getFailedCount()).to.equal(0);
+  });
+});
