@@ -3,6 +3,7 @@ import type { SettleResponse } from '@x402/core/types';
 import { getAddress } from 'viem';
 import { awaitResult, enqueueSettlePayment, type SettlePaymentResult } from '../../jobs';
 import { AppError, JobTimeoutError } from '../../shared/errors';
+import { SETTLE_RETRY_AFTER_SECONDS, settlementPendingError } from '../../shared/payments/settlement-outcome';
 import {
   findAuthorization,
   getAuthorization,
@@ -201,6 +202,8 @@ async function proceed(
   }
   if (current.status === 'scored') {
     const settled = await settle(ctx, deps, current);
+    // Not known yet whether money moved: never "nothing was charged"; the authorization stays replayable.
+    if ('pending' in settled) throw settlementPendingError(settled.retryAfterSeconds, { result_id: current.resultId });
     if (!settled.success) {
       setReceipt(ctx, { success: false, errorReason: settled.errorReason, transaction: '', network: settled.network as SettleResponse['network'], payer: displayPayer(current.payer) });
       return paymentRequired(
@@ -233,11 +236,7 @@ async function settle(ctx: AppContext, deps: AppDeps, row: AuthorizationRow): Pr
     return await awaitResult(job, deps.settlementEvents, config.payments.settleWaitMs);
   } catch (err) {
     if (err instanceof JobTimeoutError) {
-      throw new AppError(504, 'settlement_pending', 'Settlement is still in progress. Retry the same request with the same authorization: it is never charged twice.', {
-        details: { timeout_ms: config.payments.settleWaitMs, result_id: row.resultId },
-        expose: true,
-        cause: err,
-      });
+      throw settlementPendingError(SETTLE_RETRY_AFTER_SECONDS, { timeout_ms: config.payments.settleWaitMs, result_id: row.resultId }, err);
     }
     throw err;
   }
