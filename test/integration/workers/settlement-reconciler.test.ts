@@ -49,7 +49,7 @@ describe('the settlement reconciler (maintenance queue)', function () {
     let feed: FeedListener;
 
     before(async function () {
-      paid = await startPaidStack('settlement-reconciler', { env: { JOB_BACKOFF_MS: '50', MAINTENANCE_EVERY_MS: '1000' } });
+      paid = await startPaidStack('settlement-reconciler', { env: { JOB_BACKOFF_MS: '50', MAINTENANCE_EVERY_MS: '1000', X402_FACILITATOR_TIMEOUT_MS: '1500' } });
       feed = await listenToFeed(paid.stack.config.redis.queuePrefix);
       await paid.stack.truncate();
     });

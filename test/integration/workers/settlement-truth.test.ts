@@ -59,7 +59,8 @@ describe('settlement truth: a settlement whose outcome is unknown is resolved fr
     let feed: FeedListener;
 
     before(async function () {
-      paid = await startPaidStack('settlement-truth', { env: { JOB_BACKOFF_MS: '50' } });
+      // A short facilitator deadline keeps the hanging cases short; a slow answer only adds an unknown outcome the chain resolves.
+      paid = await startPaidStack('settlement-truth', { env: { JOB_BACKOFF_MS: '50', X402_FACILITATOR_TIMEOUT_MS: '1500' } });
       feed = await listenToFeed(paid.stack.config.redis.queuePrefix);
     });
     after(async function () {

@@ -4,7 +4,11 @@ import { expect } from 'chai';
 import { QUEUE } from '../../../jobs';
 import { createLogger } from '../../../shared/logger';
 import { startWorkers, type WorkerRuntime } from '../../../workers/main';
-import { MAINTENANCE_HEARTBEAT_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER } from '../../../workers/maintenance.processor';
+import {
+  MAINTENANCE_HEARTBEAT_SCHEDULER,
+  MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER,
+  MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
+} from '../../../workers/maintenance.processor';
 import { startTestStack, type TestStack } from '../../helpers/stack';
 import { spawnWorker } from '../../helpers/worker-process';
 
@@ -65,7 +69,9 @@ describe('a worker killed mid-job', function () {
     const maintenance = new Queue(QUEUE.maintenance, { connection: stack.deps.redis, prefix: stack.config.redis.queuePrefix });
     try {
       const schedulers = await maintenance.getJobSchedulers();
-      expect(schedulers.map((s) => s.key).sort()).to.deep.equal([MAINTENANCE_HEARTBEAT_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER].sort());
+      expect(schedulers.map((s) => s.key).sort()).to.deep.equal(
+        [MAINTENANCE_HEARTBEAT_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER, MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER].sort(),
+      );
     } finally {
       await maintenance.close();
     }

@@ -84,7 +84,11 @@ describe('exact-EVM payment checks (real EIP-712 signatures)', function () {
   });
 
   describe('time window and resource', function () {
-    const now = Math.floor(Date.now() / 1000);
+    // Read when each test runs, not when the file loads: a whole-suite run reaches this file minutes later.
+    let now = 0;
+    beforeEach(function () {
+      now = Math.floor(Date.now() / 1000);
+    });
     async function window(options: SignOptions, path = '/api/simulate') {
       const signed = await signPayment(payer, requirement, RESOURCE, options);
       return checkPaymentWindow(decodePaymentSignature(signed.header), requirement, path, now);
