@@ -14,10 +14,17 @@ export interface SettlePaymentPayload {
   databaseId?: string;
 }
 
-/** How a settlement ended: the receipt, or the facilitator's reason for refusing it. */
+/**
+ * How a settlement ended: the receipt; a failure that moved nothing (the facilitator's refusal
+ * with a reason that proves it, or an authorization the chain shows can never execute); or
+ * pending, when the outcome is not known (the answer was lost, timed out, or proved nothing, and
+ * the chain does not show the transfer yet): money may have moved, the authorization stays
+ * replayable, and `retryAfterSeconds` says when a retry with it makes sense.
+ */
 export type SettlePaymentResult =
   | { success: true; transaction: string; network: string; payer: string }
-  | { success: false; errorReason: string; errorMessage?: string; network: string; payer: string };
+  | { success: false; errorReason: string; errorMessage?: string; network: string; payer: string }
+  | { success: false; pending: true; errorReason: string; retryAfterSeconds: number; network: string; payer: string };
 
 /** JSON schema of {@link SettlePaymentPayload}; the processor checks payloads against it. */
 export const settlePaymentPayloadSchema = {

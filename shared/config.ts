@@ -105,6 +105,11 @@ export interface AppConfig {
     readonly settleWaitMs: number;
     /** Settlement jobs one worker process runs at once (they wait on the facilitator, not the CPU). */
     readonly settlementConcurrency: number;
+    /**
+     * A scored authorization still unsettled after this long is checked against the chain by the
+     * maintenance reconciler, like one whose settlement outcome is unknown (a worker died mid-settlement).
+     */
+    readonly reconcileAfterSeconds: number;
     /** A bundle redemption still reserved after this long was abandoned: its credit is given back. */
     readonly abandonedRedemptionSeconds: number;
     /** Public origin of the API for `resource.url` (unset: taken from the request). */
@@ -166,6 +171,7 @@ interface EnvShape {
   X402_FACILITATOR_TIMEOUT_MS: number;
   SETTLEMENT_WAIT_TIMEOUT_MS: number;
   SETTLEMENT_CONCURRENCY: number;
+  SETTLEMENT_RECONCILE_AFTER_SECONDS: number;
   BUNDLE_REDEMPTION_ABANDONED_SECONDS: number;
   PUBLIC_BASE_URL?: string;
   X402_LEGACY_NETWORK: string;
@@ -227,6 +233,7 @@ const ENV_SCHEMA = {
     X402_FACILITATOR_TIMEOUT_MS: int(100, 120_000, 10_000),
     SETTLEMENT_WAIT_TIMEOUT_MS: int(100, 600_000, 30_000),
     SETTLEMENT_CONCURRENCY: int(1, 256, 16),
+    SETTLEMENT_RECONCILE_AFTER_SECONDS: int(10, 86_400, 120),
     BUNDLE_REDEMPTION_ABANDONED_SECONDS: int(60, 86_400, 600),
     PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^/]+$' },
     X402_LEGACY_NETWORK: { type: 'string', enum: ['solana', 'solana-devnet'], default: 'solana' },
@@ -339,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       facilitatorTimeoutMs: e.X402_FACILITATOR_TIMEOUT_MS,
       settleWaitMs: e.SETTLEMENT_WAIT_TIMEOUT_MS,
       settlementConcurrency: e.SETTLEMENT_CONCURRENCY,
+      reconcileAfterSeconds: e.SETTLEMENT_RECONCILE_AFTER_SECONDS,
       abandonedRedemptionSeconds: e.BUNDLE_REDEMPTION_ABANDONED_SECONDS,
       publicBaseUrl: e.PUBLIC_BASE_URL,
       legacyNetwork: e.X402_LEGACY_NETWORK,

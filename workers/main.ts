@@ -5,6 +5,7 @@ import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
+import { createAuthorizationChainReader } from '../shared/payments/authorization-chain-state';
 import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
@@ -13,10 +14,13 @@ import { createForeignJobGuard } from './foreign-job';
 import {
   createHeartbeatProcessor,
   createRedemptionSweepProcessor,
+  createSettlementReconcilerProcessor,
   MAINTENANCE_HEARTBEAT_JOB,
   MAINTENANCE_HEARTBEAT_SCHEDULER,
   MAINTENANCE_REDEMPTION_SWEEP_JOB,
   MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER,
+  MAINTENANCE_SETTLEMENT_RECONCILER_JOB,
+  MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
 } from './maintenance/maintenance.processor';
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
@@ -86,12 +90,15 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   scoring.on('failed', logFinalFailure(log, QUEUE.scoring));
 
   const feedRedis = createRedis(config.redis.url, 'producer', log, 'worker-feed');
+  // Unknown settlement outcomes are read from the chain; without EVM_RPC_URL they stay pending.
+  const chain = config.payments.evmRpcUrl ? createAuthorizationChainReader(config.payments.evmRpcUrl) : undefined;
   const settlement = new Worker(
     QUEUE.settlement,
     createDispatcher(QUEUE.settlement, {
       [SETTLE_PAYMENT_JOB]: createSettlePaymentProcessor({
         dataSource,
         facilitator: createFacilitator(config.payments),
+        chain,
         redis: feedRedis,
         queuePrefix: prefix,
         log,
@@ -117,6 +124,11 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     { every: config.scoring.maintenanceEveryMs },
     { name: MAINTENANCE_REDEMPTION_SWEEP_JOB, data: {}, opts: scheduled },
   );
+  await maintenanceQueue.upsertJobScheduler(
+    MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
+    { every: config.scoring.maintenanceEveryMs },
+    { name: MAINTENANCE_SETTLEMENT_RECONCILER_JOB, data: {}, opts: scheduled },
+  );
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
@@ -124,6 +136,14 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
       [MAINTENANCE_REDEMPTION_SWEEP_JOB]: createRedemptionSweepProcessor({
         dataSource,
         olderThanSeconds: config.payments.abandonedRedemptionSeconds,
+        log,
+      }),
+      [MAINTENANCE_SETTLEMENT_RECONCILER_JOB]: createSettlementReconcilerProcessor({
+        dataSource,
+        redis: feedRedis,
+        queuePrefix: prefix,
+        chain,
+        staleAfterSeconds: config.payments.reconcileAfterSeconds,
         log,
       }),
     }, foreignJobs),

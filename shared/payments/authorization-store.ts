@@ -50,6 +50,10 @@ export interface AuthorizationRow extends NewAuthorization {
   summary: SessionSummary | null;
   settleAttempts: number;
   lastError: string | null;
+  /** Since when a settlement was sent without a known outcome; see the entity. */
+  settleUnknownSince: Date | null;
+  /** When the settlement failed for good (the authorization can never execute); see the entity. */
+  settleFailedAt: Date | null;
   transaction: string | null;
   createdAt: Date;
   settledAt: Date | null;
@@ -58,8 +62,8 @@ export interface AuthorizationRow extends NewAuthorization {
 // Columns aliased to the AuthorizationRow names, so rows need no mapping.
 const COLUMNS = `id, rail, network, asset, payer, nonce, x402_version AS "x402Version", resource, product, tier,
   amount::text AS amount, request_hash AS "requestHash", result_id AS "resultId", status, payment, response, summary,
-  settle_attempts AS "settleAttempts", last_error AS "lastError", transaction, created_at AS "createdAt",
-  settled_at AS "settledAt"`;
+  settle_attempts AS "settleAttempts", last_error AS "lastError", settle_unknown_since AS "settleUnknownSince",
+  settle_failed_at AS "settleFailedAt", transaction, created_at AS "createdAt", settled_at AS "settledAt"`;
 
 type Queryable = DataSource | EntityManager;
 
@@ -201,6 +205,67 @@ export async function recordSettleFailure(db: Queryable, id: string, reason: str
       WHERE id = $1 AND status = 'scored'`,
     [id, reason.slice(0, 500)],
   );
+}
+
+/**
+ * Records that a settlement was sent and its outcome is not known (answer lost, timed out, or not
+ * proving that nothing moved, and the chain did not settle the question): the reconciler asks the
+ * chain until it knows. The first such moment is kept.
+ * @param db - DataSource or transaction manager
+ * @param id - the authorization
+ * @param reason - the facilitator's error reason or the transport fault
+ * @param countAttempt - also count a finished settlement attempt, so the next request makes a new settlement job
+ */
+export async function recordSettleUnknown(db: Queryable, id: string, reason: string, countAttempt: boolean): Promise<void> {
+  await db.query(
+    `UPDATE payment_authorizations
+        SET settle_unknown_since = coalesce(settle_unknown_since, now()), last_error = $2,
+            settle_attempts = settle_attempts + $3, updated_at = now()
+      WHERE id = $1 AND status = 'scored'`,
+    [id, reason.slice(0, 500), countAttempt ? 1 : 0],
+  );
+}
+
+/**
+ * Records that the chain showed the authorization can never execute any more (expired unused, or
+ * its nonce burnt otherwise): the settlement failed for good and nothing was charged.
+ * @param db - DataSource or transaction manager
+ * @param id - the authorization
+ * @param reason - `authorization_expired`, `authorization_canceled` or `authorization_used_otherwise`
+ * @returns whether this call marked it (false: settled, or marked before)
+ */
+export async function recordSettleFailedForGood(db: Queryable, id: string, reason: string): Promise<boolean> {
+  const rows = (await db.query(
+    `UPDATE payment_authorizations
+        SET settle_failed_at = now(), last_error = $2, settle_attempts = settle_attempts + 1, updated_at = now()
+      WHERE id = $1 AND status = 'scored' AND settle_failed_at IS NULL
+      RETURNING id`,
+    [id, reason.slice(0, 500)],
+  )) as [Array<{ id: string }>, number];
+  // An UPDATE ... RETURNING answers [rows, count] through TypeORM.
+  return rows[0].length > 0;
+}
+
+/**
+ * The exact-EVM authorizations the settlement reconciler looks at: scored, not failed for good,
+ * and either with an unknown settlement outcome or left unsettled longer than `staleAfterSeconds`
+ * (a worker that died mid-settlement records nothing). Legacy SOL transfers are final on chain
+ * when accepted and are never looked at. Oldest first.
+ * @param db - DataSource or transaction manager
+ * @param staleAfterSeconds - age of a scored authorization without a settlement
+ * @param limit - at most this many
+ * @returns their ids
+ */
+export async function findUnsettledAuthorizations(db: Queryable, staleAfterSeconds: number, limit: number): Promise<string[]> {
+  const rows = (await db.query(
+    `SELECT id FROM payment_authorizations
+      WHERE status = 'scored' AND settle_failed_at IS NULL AND rail = 'exact-evm'
+        AND (settle_unknown_since IS NOT NULL OR updated_at < now() - make_interval(secs => $1))
+      ORDER BY updated_at
+      LIMIT $2`,
+    [staleAfterSeconds, limit],
+  )) as Array<{ id: string }>;
+  return rows.map((r) => r.id);
 }
 
 /** A ledger row as published to the live feed. */

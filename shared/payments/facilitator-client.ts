@@ -25,8 +25,9 @@ export interface Facilitator {
 
 /**
  * The x402 facilitator client of the official package, wrapped so that a refusal (an answer with
- * `isValid: false` or `success: false`, whatever its HTTP status) is returned, and only a
- * transport fault throws.
+ * `isValid: false` or `success: false`) is returned, and only a transport fault throws. A settle
+ * answer with a 5xx status is a server fault, whatever its body says: it counts as no answer,
+ * since the transfer may have happened before the fault.
  * @param payments - the `payments` section of the config (URL and timeout)
  * @returns the facilitator
  */
@@ -47,7 +48,7 @@ export function createFacilitator(payments: Pick<AppConfig['payments'], 'facilit
       try {
         return await client.settle(payload, requirements);
       } catch (err) {
-        if (err instanceof SettleError) {
+        if (err instanceof SettleError && err.statusCode < 500) {
           return {
             success: false,
             errorReason: err.errorReason ?? 'settle_failed',

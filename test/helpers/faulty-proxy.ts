@@ -16,7 +16,38 @@ export type ProxyFault =
   /** Hold it unanswered until the proxy is told otherwise or closed (a hung facilitator). */
   | 'hang'
   /** Forward it, then close the connection instead of returning the answer (a lost response). */
-  | 'lose-response';
+  | 'lose-response'
+  /** Forward it, then answer 500 with a non-protocol body instead of the answer. */
+  | 'forward-then-500'
+  /**
+   * Forward it, then answer HTTP 200 `success: false` with a reason that proves nothing
+   * (`unexpected_settle_error`) instead of the answer.
+   */
+  | 'forward-then-refuse'
+  /**
+   * Answer HTTP 200 `success: false` with a reason that proves nothing moved
+   * (`invalid_exact_evm_insufficient_balance`), without forwarding.
+   */
+  | 'refuse';
+
+/** A request the proxy holds unanswered (`hang`). */
+interface HeldRequest {
+  path: string;
+  req: IncomingMessage;
+  res: ServerResponse;
+  body: Buffer;
+}
+
+// The x402 settle refusal a proxy fault answers with, on the network the request names.
+function refusal(body: Buffer, errorReason: string): string {
+  let network = '';
+  try {
+    network = String((JSON.parse(body.toString('utf8')) as { paymentRequirements?: { network?: unknown } }).paymentRequirements?.network ?? '');
+  } catch {
+    // not JSON: answer with an empty network
+  }
+  return JSON.stringify({ success: false, errorReason, transaction: '', network });
+}
 
 /** A real HTTP reverse proxy in front of a real service, whose faults a test switches per path. */
 export interface FaultyProxy {
@@ -25,6 +56,13 @@ export interface FaultyProxy {
   set(path: string, fault: ProxyFault): void;
   /** Forwards everything again (forgets every fault). */
   reset(): void;
+  /**
+   * Forwards the requests held (`hang`) on one path, then closes their connections instead of
+   * answering (a slow upstream that acted after its caller gave up).
+   * @param path - e.g. `/settle`
+   * @returns how many were forwarded, once upstream answered each
+   */
+  release(path: string): Promise<number>;
   /** Emits `request` (path) for every request it receives. */
   events: EventEmitter;
   /** How many requests each path received. */
@@ -42,7 +80,7 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
   const faults = new Map<string, ProxyFault>();
   const counts = new Map<string, number>();
   const events = new EventEmitter();
-  const held = new Set<ServerResponse>();
+  const held = new Set<HeldRequest>();
   const base = new URL(target);
 
   const faultOf = (path: string): ProxyFault => faults.get(path) ?? faults.get('*') ?? 'pass';
@@ -72,12 +110,18 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
       counts.set(path, (counts.get(path) ?? 0) + 1);
       events.emit('request', path);
       const fault = faultOf(path);
+      const body = Buffer.concat(chunks);
       if (fault === 'drop') return void req.socket.destroy();
       if (fault === 'error500') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream exploded');
-      if (fault === 'hang') return void held.add(res);
-      forward(req, Buffer.concat(chunks)).then(
+      if (fault === 'refuse') return void res.writeHead(200, { 'content-type': 'application/json' }).end(refusal(body, 'invalid_exact_evm_insufficient_balance'));
+      if (fault === 'hang') return void held.add({ path, req, res, body });
+      forward(req, body).then(
         (answer) => {
           if (fault === 'lose-response') return void req.socket.destroy();
+          if (fault === 'forward-then-500') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream exploded');
+          if (fault === 'forward-then-refuse') {
+            return void res.writeHead(200, { 'content-type': 'application/json' }).end(refusal(body, 'unexpected_settle_error'));
+          }
           res.writeHead(answer.status, answer.headers).end(answer.body);
         },
         () => req.socket.destroy(),
@@ -91,19 +135,32 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
     set(path, fault) {
       faults.set(path, fault);
       if (fault !== 'hang') {
-        for (const res of held) res.socket?.destroy();
+        for (const h of held) h.res.socket?.destroy();
         held.clear();
       }
     },
     reset() {
       faults.clear();
-      for (const res of held) res.socket?.destroy();
+      for (const h of held) h.res.socket?.destroy();
       held.clear();
+    },
+    async release(path) {
+      const due = [...held].filter((h) => h.path === path);
+      for (const h of due) held.delete(h);
+      await Promise.all(
+        due.map((h) =>
+          forward(h.req, h.body).then(
+            () => h.req.socket.destroy(),
+            () => h.req.socket.destroy(),
+          ),
+        ),
+      );
+      return due.length;
     },
     events,
     counts,
     async close() {
-      for (const res of held) res.socket?.destroy();
+      for (const h of held) h.res.socket?.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

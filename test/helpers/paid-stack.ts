@@ -1,5 +1,5 @@
 import type { PaymentRequirements } from '@x402/core/types';
-import { createPublicClient, erc20Abi, http, type Address } from 'viem';
+import { createPublicClient, createWalletClient, defineChain, erc20Abi, http, type Address } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { startLocalFacilitator, type LocalFacilitator } from '../../facilitator';
 import { startFaultyProxy, type FaultyProxy } from './faulty-proxy';
@@ -20,6 +20,11 @@ export interface PaidStack {
   balanceOf(address: Address): Promise<bigint>;
   /** The USDC requirement the service offers for an amount. */
   requirement(amount: number): PaymentRequirements;
+  /**
+   * Mines a block (a 0-value transfer of the last payer to itself): the development chain mines
+   * only on transactions, so its latest block time stands still until one comes.
+   */
+  mineBlock(): Promise<void>;
   /** Rows in a table. */
   count(table: 'payment_authorizations' | 'ledger_sessions' | 'idempotency_records' | 'calibration_shares'): Promise<number>;
   close(): Promise<void>;
@@ -56,6 +61,14 @@ export async function startPaidStack(suite: string, options: { worker?: boolean;
     throw err;
   }
   const client = createPublicClient({ transport: http(facilitator.rpcUrl) });
+  const chain = defineChain({
+    id: facilitator.chainId,
+    name: facilitator.network,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [facilitator.rpcUrl] } },
+  });
+  const miner = privateKeyToAccount(facilitator.payers[facilitator.payers.length - 1].privateKey);
+  const wallet = createWalletClient({ account: miner, chain, transport: http(facilitator.rpcUrl) });
   return {
     stack,
     facilitator,
@@ -71,6 +84,10 @@ export async function startPaidStack(suite: string, options: { worker?: boolean;
       maxTimeoutSeconds: stack.config.payments.maxTimeoutSeconds,
       extra: { name: facilitator.assetName, version: facilitator.assetVersion },
     }),
+    async mineBlock() {
+      const hash = await wallet.sendTransaction({ to: miner.address, value: 0n });
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    },
     async count(table) {
       const rows = (await stack.deps.dataSource.query(`SELECT count(*)::int AS n FROM ${table}`)) as Array<{ n: number }>;
       return rows[0].n;

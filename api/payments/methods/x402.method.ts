@@ -2,6 +2,7 @@ import type { SettleResponse } from '@x402/core/types';
 import { getAddress } from 'viem';
 import { awaitResult, enqueueSettlePayment, type SettlePaymentResult } from '../../../jobs';
 import { AppError, JobTimeoutError } from '../../../shared/errors';
+import { SETTLE_RETRY_AFTER_SECONDS, settlementPendingError } from '../../../shared/payments/settlement-outcome';
 import {
   findAuthorization,
   getAuthorization,
@@ -150,6 +151,8 @@ async function proceed(
   }
   if (current.status === 'scored') {
     const settled = await settle(ctx, deps, current);
+    // Not known yet whether money moved: never "nothing was charged"; the authorization stays replayable.
+    if ('pending' in settled) throw settlementPendingError(settled.retryAfterSeconds, { result_id: current.resultId });
     if (!settled.success) {
       setReceipt(ctx, { success: false, errorReason: settled.errorReason, transaction: '', network: settled.network as SettleResponse['network'], payer: displayPayer(current.payer) });
       return paymentRequired(
@@ -157,7 +160,9 @@ async function proceed(
         deps,
         request.charge,
         'settlement_failed',
-        `Settlement failed (${settled.errorReason}); nothing was charged. The result is withheld; retry with the same authorization and request.`,
+        settled.errorReason === 'authorization_expired'
+          ? 'The authorization expired before it could settle; nothing was charged. The result is withheld; sign a new payment to buy it.'
+          : `Settlement was refused (${settled.errorReason}), which proves nothing moved; nothing was charged. The result is withheld; fix the cause and retry with the same authorization and request, or sign a new payment.`,
       );
     }
     return deliver(ctx, deps, current, request, settled.transaction, { first: !replayed });
@@ -182,11 +187,7 @@ async function settle(ctx: AppContext, deps: AppDeps, row: AuthorizationRow): Pr
     return await awaitResult(job, deps.settlementEvents, config.payments.settleWaitMs);
   } catch (err) {
     if (err instanceof JobTimeoutError) {
-      throw new AppError(504, 'settlement_pending', 'Settlement is still in progress. Retry the same request with the same authorization: it is never charged twice.', {
-        details: { timeout_ms: config.payments.settleWaitMs, result_id: row.resultId },
-        expose: true,
-        cause: err,
-      });
+      throw settlementPendingError(SETTLE_RETRY_AFTER_SECONDS, { timeout_ms: config.payments.settleWaitMs, result_id: row.resultId }, err);
     }
     throw err;
   }

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /** Where a paid call is in its life: work running, result stored awaiting settlement, settled. */
 export type AuthorizationStatus = 'reserved' | 'scored' | 'settled';
@@ -16,6 +16,8 @@ export type AuthorizationStatus = 'reserved' | 'scored' | 'settled';
 @Check('ck_payment_authorizations_request_hash', `request_hash ~ '^[0-9a-f]{64}$'`)
 @Check('ck_payment_authorizations_amount', 'amount > 0')
 @Check('ck_payment_authorizations_settled', `(status = 'settled') = (transaction IS NOT NULL AND settled_at IS NOT NULL)`)
+@Check('ck_payment_authorizations_settle_failed', `settle_failed_at IS NULL OR status = 'scored'`)
+@Index('ix_payment_authorizations_unsettled', ['updatedAt'], { where: `status = 'scored' AND settle_failed_at IS NULL` })
 export class PaymentAuthorization {
   @PrimaryGeneratedColumn('uuid', { name: 'id', primaryKeyConstraintName: 'pk_payment_authorizations' })
   id!: string;
@@ -88,6 +90,22 @@ export class PaymentAuthorization {
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
+
+  /**
+   * Since when a settlement of this authorization was sent without a known outcome (the answer was
+   * lost, or did not prove that nothing moved, and the chain did not settle the question). Set:
+   * the reconciler asks the chain until it knows. Kept on a row settled later, as its trace.
+   */
+  @Column({ name: 'settle_unknown_since', type: 'timestamptz', nullable: true })
+  settleUnknownSince!: Date | null;
+
+  /**
+   * When the chain showed this authorization can never execute any more (expired unused, or its
+   * nonce used with no transfer of ours): the settlement failed for good and nothing was charged.
+   * The reason is in `last_error`; the row stays `scored` and a replay answers the failure.
+   */
+  @Column({ name: 'settle_failed_at', type: 'timestamptz', nullable: true })
+  settleFailedAt!: Date | null;
 
   @Column({ name: 'transaction', type: 'text', nullable: true })
   transaction!: string | null;

@@ -226,8 +226,8 @@ describe('prepaid bundles and referrals (real facilitator, real chain)', functio
       const post = () => http().post('/api/bundle').set('PAYMENT-SIGNATURE', signed.header).send({ wallet_address: owner.address });
       paid.proxy.set('/settle', 'error500');
       const failed = await post();
-      expect(failed.status).to.equal(402);
-      expect(failed.body.error).to.equal('settlement_failed');
+      expect(failed.status).to.equal(504);
+      expect(failed.body.error.code).to.equal('settlement_pending');
       paid.proxy.set('/settle', 'pass');
       const settled = await post();
       expect(settled.status, JSON.stringify(settled.body)).to.equal(200);
