@@ -166,8 +166,9 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
       const rows = await paid.count('ledger_sessions');
       const front = await startFaultyProxy(url);
       try {
-        // The transfer runs but every settle answer is lost until the client's second paid request.
-        paid.proxy.set('/settle', 'lose-response');
+        // The facilitator refuses to settle (a reason that proves nothing moved) until the client's
+        // second paid request; the server withholds the result with 402 settlement_failed.
+        paid.proxy.set('/settle', 'refuse');
         let posts = 0;
         front.events.on('request', () => {
           posts += 1; // 1: unpaid (402 quote); 2: paid, 402 settlement_failed; 3: the same authorization again
@@ -211,16 +212,34 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
       }
     });
 
-    it('run twice across a dropped settle answer: the second run resumes the kept authorization, charged once', async function () {
+    it('across a dropped settle answer: the first run already prints the result, charged once', async function () {
       const account = paid.facilitator.payers[2];
       const env = { HUMANLIKE_PRIVATE_KEY: account.privateKey, HUMANLIKE_STATE_DIR: stateDir };
       const before = await paid.balanceOf(account.address);
       const rows = await paid.count('ledger_sessions');
 
-      // First run: the facilitator moves the money, its answer never comes back.
+      // The facilitator moves the money, its answer never comes back: the service reads the chain.
       paid.proxy.set('/settle', 'lose-response');
+      const run = io();
+      expect(await payCommand([...argv(), '--retry-for', '2'], run.io, env), run.err()).to.equal(0);
+      expect(run.out()).to.match(/EQ score [0-9.]+/).and.contain('Receipt: {"success":true');
+      expect(await paid.balanceOf(account.address), 'charged once').to.equal(before - 50_000n);
+      expect(await paid.count('ledger_sessions')).to.equal(rows + 1);
+      expect(await pendingFiles(), 'forgotten after the final answer').to.deep.equal([]);
+    });
+
+    it('run twice across a settlement left pending: the second run resumes the kept authorization, charged once', async function () {
+      const account = paid.facilitator.payers[4];
+      const env = { HUMANLIKE_PRIVATE_KEY: account.privateKey, HUMANLIKE_STATE_DIR: stateDir };
+      const before = await paid.balanceOf(account.address);
+      const rows = await paid.count('ledger_sessions');
+
+      // First run: the facilitator hangs on settle, the service answers 504 settlement_pending until
+      // the client's window runs out; the client keeps the signed payment.
+      paid.proxy.set('/settle', 'hang');
       const first = io();
       expect(await payCommand([...argv(), '--retry-for', '2'], first.io, env), first.err()).to.equal(1);
+      expect(first.err()).to.contain('settlement_pending');
       expect(first.err()).to.match(/kept in .*pending-payments.*: run the same command again to resume it, it is never charged twice/);
       expect(first.out()).to.equal('');
       const files = await pendingFiles();
@@ -230,16 +249,19 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
       const kept = await readFile(file, 'utf8');
       expect(kept).to.contain('PAYMENT-SIGNATURE');
       expect(kept.toLowerCase()).to.not.contain(account.privateKey.slice(2).toLowerCase());
+
+      // The facilitator acts late on what it held, then answers again.
+      expect(await paid.proxy.release('/settle')).to.be.at.least(1);
+      paid.proxy.reset();
       expect(await paid.balanceOf(account.address), 'the transfer ran').to.equal(before - 50_000n);
 
-      // Second run, same command, facilitator answering again: no new signature, the result comes.
-      paid.proxy.reset();
+      // Second run, same command: no new signature, the result comes, charged once.
       const second = io();
-      expect(await payCommand([...argv(), '--retry-for', '2'], second.io, env), second.err()).to.equal(0);
+      expect(await payCommand([...argv(), '--retry-for', '10'], second.io, env), second.err()).to.equal(0);
       expect(await paid.balanceOf(account.address), 'charged once').to.equal(before - 50_000n);
       expect(await paid.count('ledger_sessions')).to.equal(rows + 1);
-      expect(second.err()).to.match(/^humanlike pay: resuming the pending payment signed at \d{4}-\d\d-\d\dT[^ ]+ \(50000 units of 0x[0-9a-fA-F]{40} on eip155:8453\); it is never charged twice\n$/);
-      expect(second.out()).to.match(/EQ score [0-9.]+/).and.contain('(replayed delivery)').and.contain('Receipt: {"success":true');
+      expect(second.err()).to.match(/^humanlike pay: resuming the pending payment signed at \d{4}-\d\d-\d\dT[^ ]+ \(50000 units of 0x[0-9a-fA-F]{40} on eip155:8453\); it is never charged twice\n/);
+      expect(second.out()).to.match(/EQ score [0-9.]+/).and.contain('Receipt: {"success":true');
       expect(await pendingFiles(), 'forgotten after the final answer').to.deep.equal([]);
     });
 
