@@ -1,6 +1,6 @@
 // `npx tsx scripts/fit/golden-scores.ts`: writes test/fixtures/golden-scores.json, the full JSON
 // result of every golden case and the analysis of every golden text, which
-// test/unit/scoring/golden.test.ts then requires byte for byte. Regenerate only for an intended
+// test/unit/shared/scoring/golden.test.ts then requires byte for byte. Regenerate only for an intended
 // change of results (and bump ENGINE_VERSION with it), never to make a speed change pass.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

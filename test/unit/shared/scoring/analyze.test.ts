@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { analyze } from '../../../shared/scoring/analyze';
-import { scoreText } from '../../../shared/scoring';
+import { analyze } from '../../../../shared/scoring/analyze';
+import { scoreText } from '../../../../shared/scoring';
 
 const tokensOf = (text: string) => analyze(text).tokens.map((t) => t.text);
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { scoreText, ScoringInputError, SCORER_VERSION, MAX_TEXT_CHARS, type ScoreResult, type Span } from '../../../shared/scoring';
-import { PROFILES, findProfile } from '../../../shared/profiles';
-import { modelTiming } from '../../../shared/scoring/timing';
-import { EXEMPLARS } from '../../fixtures/profile-exemplars';
-import { LLM_STYLE_REPLIES } from '../../fixtures/llm-style-replies';
+import { scoreText, ScoringInputError, SCORER_VERSION, MAX_TEXT_CHARS, type ScoreResult, type Span } from '../../../../shared/scoring';
+import { PROFILES, findProfile } from '../../../../shared/profiles';
+import { modelTiming } from '../../../../shared/scoring/timing';
+import { EXEMPLARS } from '../../../fixtures/profile-exemplars';
+import { LLM_STYLE_REPLIES } from '../../../fixtures/llm-style-replies';
 
 const REPLY = "honestly I think it's the cache, it's been flaky since tuesday. have you tried restarting the worker?";
 const INCOMING = 'the deploy failed again, any idea why?';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { modelTiming, superhumanFloor } from '../../../shared/scoring/timing';
-import { findProfile } from '../../../shared/profiles';
+import { modelTiming, superhumanFloor } from '../../../../shared/scoring/timing';
+import { findProfile } from '../../../../shared/profiles';
 
 const texter = findProfile('warm-casual-texter')!.tempo;
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { analyze } from '../../../shared/scoring/analyze';
-import { compileLexicon, matchLexicon, type Lexicon, type LexiconEntry } from '../../../shared/scoring/lexicon';
-import type { Analysis, LexiconHit } from '../../../shared/scoring/types';
+import { analyze } from '../../../../shared/scoring/analyze';
+import { compileLexicon, matchLexicon, type Lexicon, type LexiconEntry } from '../../../../shared/scoring/lexicon';
+import type { Analysis, LexiconHit } from '../../../../shared/scoring/types';
 
 /** The plain scan matchLexicon must agree with: every phrase of the first word, longest first. */
 function naiveMatch(a: Analysis, lex: Lexicon): LexiconHit[] {

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import type { Response } from 'supertest';
-import { maskIdentifier } from '../../../shared/payments/mask';
-import { listenToFeed, type FeedListener } from '../../helpers/feed-listener';
-import type { ProxyFault } from '../../helpers/faulty-proxy';
-import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../helpers/paid-stack';
-import { signPayment, type SignedPayment } from '../../helpers/x402-payments';
+import { maskIdentifier } from '../../../../shared/payments/mask';
+import { listenToFeed, type FeedListener } from '../../../helpers/feed-listener';
+import type { ProxyFault } from '../../../helpers/faulty-proxy';
+import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
+import { signPayment, type SignedPayment } from '../../../helpers/x402-payments';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/simulate`;
 const BASIC = 50_000n;

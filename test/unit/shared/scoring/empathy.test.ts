@@ -1,10 +1,10 @@
-import weights from '../../../shared/scoring/weights/empathy.json';
+import weights from '../../../../shared/scoring/weights/empathy.json';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { analyze } from '../../../shared/scoring/analyze';
-import { emotionalLoad, measureEmpathy } from '../../../shared/scoring/empathy';
-import type { EmpathyMeasure } from '../../../shared/scoring/measure-types';
-import { expectSpansSliceText } from '../../helpers/measure-assertions';
+import { analyze } from '../../../../shared/scoring/analyze';
+import { emotionalLoad, measureEmpathy } from '../../../../shared/scoring/empathy';
+import type { EmpathyMeasure } from '../../../../shared/scoring/measure-types';
+import { expectSpansSliceText } from '../../../helpers/measure-assertions';
 
 function empathy(reply: string, incoming?: string): EmpathyMeasure {
   return measureEmpathy(analyze(reply), incoming === undefined ? undefined : analyze(incoming));

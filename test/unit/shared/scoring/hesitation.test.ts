@@ -1,10 +1,10 @@
-import weights from '../../../shared/scoring/weights/hesitation.json';
+import weights from '../../../../shared/scoring/weights/hesitation.json';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { analyze } from '../../../shared/scoring/analyze';
-import { measureHesitation } from '../../../shared/scoring/hesitation';
-import type { DimensionMeasure } from '../../../shared/scoring/measure-types';
-import { expectSpansSliceText } from '../../helpers/measure-assertions';
+import { analyze } from '../../../../shared/scoring/analyze';
+import { measureHesitation } from '../../../../shared/scoring/hesitation';
+import type { DimensionMeasure } from '../../../../shared/scoring/measure-types';
+import { expectSpansSliceText } from '../../../helpers/measure-assertions';
 
 function hesitation(text: string): DimensionMeasure {
   return measureHesitation(analyze(text));

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { analyze } from '../../../shared/scoring/analyze';
-import type { SignalContext, SignalHit } from '../../../shared/scoring/measure-types';
-import { detectSignals } from '../../../shared/scoring/signals';
+import { analyze } from '../../../../shared/scoring/analyze';
+import type { SignalContext, SignalHit } from '../../../../shared/scoring/measure-types';
+import { detectSignals } from '../../../../shared/scoring/signals';
 
 function signals(text: string, ctx: SignalContext = {}): SignalHit[] {
   return detectSignals(analyze(text), ctx);

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Job } from 'bullmq';
-import { createLogger } from '../../../shared/logger';
-import { createRedemptionSweepProcessor } from '../../../workers/maintenance/maintenance.processor';
-import { startTestStack, type TestStack } from '../../helpers/stack';
+import { createLogger } from '../../../../shared/logger';
+import { createRedemptionSweepProcessor } from '../../../../workers/maintenance/maintenance.processor';
+import { startTestStack, type TestStack } from '../../../helpers/stack';
 
 describe('the maintenance sweep of abandoned bundle redemptions', function () {
   let stack: TestStack;

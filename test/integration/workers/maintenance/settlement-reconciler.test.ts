@@ -2,21 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Queue, type Job } from 'bullmq';
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import { QUEUE } from '../../../jobs';
-import { createLogger } from '../../../shared/logger';
-import { createAuthorizationChainReader } from '../../../shared/payments/authorization-chain-state';
-import { recordSettleUnknown, reserveAuthorization, storeResult } from '../../../shared/payments/authorization-store';
-import { createFacilitator } from '../../../shared/payments/facilitator-client';
-import { maskIdentifier } from '../../../shared/payments/mask';
+import { QUEUE } from '../../../../jobs';
+import { createLogger } from '../../../../shared/logger';
+import { createAuthorizationChainReader } from '../../../../shared/payments/authorization-chain-state';
+import { recordSettleUnknown, reserveAuthorization, storeResult } from '../../../../shared/payments/authorization-store';
+import { createFacilitator } from '../../../../shared/payments/facilitator-client';
+import { maskIdentifier } from '../../../../shared/payments/mask';
 import {
   createSettlementReconcilerProcessor,
   MAINTENANCE_SETTLEMENT_RECONCILER_JOB,
   MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
-} from '../../../workers/maintenance/maintenance.processor';
-import { listenToFeed, type FeedListener } from '../../helpers/feed-listener';
-import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../helpers/paid-stack';
-import { TEST_REDIS_URL } from '../../helpers/redis';
-import { signPayment, type SignedPayment } from '../../helpers/x402-payments';
+} from '../../../../workers/maintenance/maintenance.processor';
+import { listenToFeed, type FeedListener } from '../../../helpers/feed-listener';
+import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
+import { TEST_REDIS_URL } from '../../../helpers/redis';
+import { signPayment, type SignedPayment } from '../../../helpers/x402-payments';
 import type { LocalAccount } from 'viem';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/simulate`;

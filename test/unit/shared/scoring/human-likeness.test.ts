@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { analyze } from '../../../shared/scoring/analyze';
-import { humanLikenessFeatures, measureTextHumanLikeness } from '../../../shared/scoring/human-likeness';
-import { detectSignals } from '../../../shared/scoring/signals';
-import weights from '../../../shared/scoring/weights/human-likeness.json';
+import { analyze } from '../../../../shared/scoring/analyze';
+import { humanLikenessFeatures, measureTextHumanLikeness } from '../../../../shared/scoring/human-likeness';
+import { detectSignals } from '../../../../shared/scoring/signals';
+import weights from '../../../../shared/scoring/weights/human-likeness.json';
 
 function humanLikeness(text: string): number {
   const a = analyze(text);

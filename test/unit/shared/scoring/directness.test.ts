@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { analyze } from '../../../shared/scoring/analyze';
-import { DIRECTNESS_VERSION, directnessFeatures, measureDirectness } from '../../../shared/scoring/directness';
-import { expectSortedByImpact, expectSpansSliceText } from '../../helpers/measure-assertions';
+import { analyze } from '../../../../shared/scoring/analyze';
+import { DIRECTNESS_VERSION, directnessFeatures, measureDirectness } from '../../../../shared/scoring/directness';
+import { expectSortedByImpact, expectSpansSliceText } from '../../../helpers/measure-assertions';
 
 function directness(text: string, incoming?: string): number {
   return measureDirectness(analyze(text), incoming === undefined ? undefined : analyze(incoming)).value;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { analyze } from '../../../shared/scoring/analyze';
-import { FORMALITY_FEATURES, FORMALITY_VERSION, formalityFeatures, measureFormality } from '../../../shared/scoring/formality';
-import { expectSortedByImpact, expectSpansSliceText } from '../../helpers/measure-assertions';
+import { analyze } from '../../../../shared/scoring/analyze';
+import { FORMALITY_FEATURES, FORMALITY_VERSION, formalityFeatures, measureFormality } from '../../../../shared/scoring/formality';
+import { expectSortedByImpact, expectSpansSliceText } from '../../../helpers/measure-assertions';
 
 function formality(text: string): number {
   return measureFormality(analyze(text)).value;

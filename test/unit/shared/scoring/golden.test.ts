@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { scoreText, type ScoreInput } from '../../../shared/scoring';
-import { analyze } from '../../../shared/scoring/analyze';
-import { measureDirectness } from '../../../shared/scoring/directness';
-import { measureEmpathy } from '../../../shared/scoring/empathy';
-import { measureFormality } from '../../../shared/scoring/formality';
-import { measureHesitation } from '../../../shared/scoring/hesitation';
-import { measureTextHumanLikeness } from '../../../shared/scoring/human-likeness';
-import { detectSignals } from '../../../shared/scoring/signals';
-import { GOLDEN_CASES, goldenTexts, snapshotAnalysis } from '../../fixtures/golden-inputs';
+import { scoreText, type ScoreInput } from '../../../../shared/scoring';
+import { analyze } from '../../../../shared/scoring/analyze';
+import { measureDirectness } from '../../../../shared/scoring/directness';
+import { measureEmpathy } from '../../../../shared/scoring/empathy';
+import { measureFormality } from '../../../../shared/scoring/formality';
+import { measureHesitation } from '../../../../shared/scoring/hesitation';
+import { measureTextHumanLikeness } from '../../../../shared/scoring/human-likeness';
+import { detectSignals } from '../../../../shared/scoring/signals';
+import { GOLDEN_CASES, goldenTexts, snapshotAnalysis } from '../../../fixtures/golden-inputs';
 
 interface GoldenFile {
   cases: { name: string; input: ScoreInput; result: unknown }[];
@@ -17,7 +17,7 @@ interface GoldenFile {
 }
 
 // Written by scripts/fit/golden-scores.ts. Speed work must leave every byte of it unchanged.
-const GOLDEN = JSON.parse(readFileSync(resolve(__dirname, '../../fixtures/golden-scores.json'), 'utf8')) as GoldenFile;
+const GOLDEN = JSON.parse(readFileSync(resolve(__dirname, '../../../fixtures/golden-scores.json'), 'utf8')) as GoldenFile;
 
 describe('golden scores', () => {
   it('covers exactly the golden inputs (regenerate after adding a case)', () => {
