@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { AppConfig } from '../shared/config';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleRoutes } from './bundles/bundles.routes';
 import { corpusOperations } from './corpus/corpus.openapi';
@@ -49,23 +50,26 @@ const openApiOperation: OperationSpec = {
   responses: { '200': { description: 'The document.', schema: { type: 'object' } } },
 };
 
-/** Every operation the service serves; the OpenAPI document and the pricing manifest read this list. */
-export const API_OPERATIONS: readonly OperationSpec[] = [
-  ...healthOperations,
-  ...pricingOperations,
-  ...profileOperations,
-  ...corpusOperations,
-  ...scoreOperations,
-  ...simulateOperations,
-  ...bundleOperations,
-  ...referralOperations,
-  ...feedOperations,
-  ...wishlistOperations,
-  openApiOperation,
-];
-
-/** Every operation as `METHOD /path`, e.g. `GET /api/simulate`. */
-const SERVED: ReadonlySet<string> = new Set(API_OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`));
+/**
+ * Every operation the service serves; the OpenAPI document and the pricing manifest read this list.
+ * @param config - the loaded config (generated prose shows configured values, e.g. the free cap)
+ * @returns the operations
+ */
+export function apiOperations(config: AppConfig): OperationSpec[] {
+  return [
+    ...healthOperations,
+    ...pricingOperations,
+    ...profileOperations,
+    ...corpusOperations,
+    ...scoreOperations(config.freeTier),
+    ...simulateOperations,
+    ...bundleOperations,
+    ...referralOperations,
+    ...feedOperations,
+    ...wishlistOperations,
+    openApiOperation,
+  ];
+}
 
 /**
  * Mounts every family's routes.
@@ -74,9 +78,12 @@ const SERVED: ReadonlySet<string> = new Set(API_OPERATIONS.map((op) => `${op.met
  */
 export function createApiRouter(deps: ApiDeps): Router<AppState> {
   const router = new Router<AppState>();
+  const operations = apiOperations(deps.config);
+  // Every operation as `METHOD /path`, e.g. `GET /api/simulate`: the manifest lists only these.
+  const served: ReadonlySet<string> = new Set(operations.map((op) => `${op.method.toUpperCase()} ${op.path}`));
   const families = [
     healthRoutes(deps),
-    pricingRoutes(deps, SERVED),
+    pricingRoutes(deps, served),
     profileRoutes(),
     corpusRoutes(deps),
     scoreRoutes(deps),
@@ -87,7 +94,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     wishlistRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
-  const document = Object.freeze(buildOpenApiDocument(API_OPERATIONS));
+  const document = Object.freeze(buildOpenApiDocument(operations));
   router.get('/api/openapi.json', async (ctx: AppContext) => {
     ctx.body = document;
   });

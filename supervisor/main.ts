@@ -43,7 +43,7 @@ export function paymentLines(info: DevStackInfo): string[] {
     `Payments settle on an embedded development chain (${network}, test USDC, nothing real).`,
     `Funded test wallet: ${payer.address}`,
     `Its private key (public test mnemonic, development only): ${payer.privateKey}`,
-    `Pay for a session: HUMANLIKE_PRIVATE_KEY=<that key> node dist/cli/humanlike.js pay --url ${info.url} --asset ${asset} --profile grief-support-peer "So sorry to hear that. Want to talk tonight?"`,
+    `Pay for a session: HUMANLIKE_PRIVATE_KEY=<that key> node dist/cli/humanlike.js pay --url ${info.url} --asset ${asset} --profile grief-support-peer --delay 45 "Oh no, so sorry. That must feel awful. I am here if you want to talk tonight, maybe?"`,
   ];
 }
 

@@ -282,5 +282,15 @@ describe('createApp (no network)', function () {
       expect(published.properties.target_profile.enum).to.have.length(28);
       expect(body.paths['/api/health-capacity'].get.parameters[0]).to.deep.include({ name: 'iterations', in: 'query' });
     });
+
+    it('words the free tier with the configured cap, and paid operations with the catalog prices', async function () {
+      const capped = supertest(createApp(fakeDeps({ FREE_SCORE_LIMIT: '5', FREE_WISHLIST_REQUIRED_FROM: '4' })).callback());
+      const { body } = await capped.get('/api/openapi.json').expect(200);
+      expect(body.paths['/api/score'].post.summary).to.contain('5 lifetime scores');
+      expect(body.paths['/api/score'].post.description).to.contain('free score number 4');
+      expect(body.paths['/api/score'].post.responses['429'].description).to.contain('the 5 lifetime free scores');
+      expect(JSON.stringify(body.paths['/api/score'])).not.to.contain('3 lifetime');
+      expect(body.paths['/api/simulate'].post.summary).to.contain('basic 50000 / deep 180000 USDC units');
+    });
   });
 });
