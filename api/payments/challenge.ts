@@ -80,7 +80,8 @@ export function buildChallenge(payments: AppConfig['payments'], charge: Charge, 
       },
     });
   }
-  const body = { x402Version: X402_VERSION, error, resource, accepts };
+  // Which discount the live quote applied, beside the requirements (interface description section 8).
+  const body = { x402Version: X402_VERSION, error, resource, accepts, ...(charge.discount ? { discount: charge.discount } : {}) };
   const header = encodePaymentRequiredHeader({ x402Version: X402_VERSION, error, resource, accepts: usdc ? [usdc] : [] });
   return { body, header };
 }

@@ -13,6 +13,20 @@ export interface Charge {
   methods: readonly PaymentMethodId[];
   /** Whether the product honours Idempotency-Key. */
   idempotencyKey: boolean;
+  /** A discount the live quote applied to the catalog price (`price` is then the discounted price). */
+  discount?: Discount;
+}
+
+/** A discount in a live quote, as the 402 body shows it. */
+export interface Discount {
+  kind: 'loyalty';
+  pct: number;
+  /** The catalog price before the discount. */
+  list_usdc_units: number;
+  list_lamports: number;
+  /** Why: the wallet's settled paid sessions, and the program's threshold. */
+  settled_sessions: number;
+  threshold_sessions: number;
 }
 
 /**
