@@ -87,19 +87,42 @@ export async function readAuthorization(client: PublicClient, auth: ChainAuthori
     return { state: 'unused', expired: left <= 0n, secondsLeft: left > 0n ? Number(left) : 0 };
   }
 
-  const range = { address: asset, args: { authorizer, nonce: auth.nonce }, fromBlock: latest.number > lookbackBlocks ? latest.number - lookbackBlocks : 0n, toBlock: latest.number };
-  const [usedLogs, canceledLogs] = await Promise.all([
-    client.getLogs({ ...range, event: authorizationUsed }),
-    client.getLogs({ ...range, event: authorizationCanceled }),
+  const range = { fromBlock: latest.number > lookbackBlocks ? latest.number - lookbackBlocks : 0n, toBlock: latest.number };
+  const [found, canceledLogs] = await Promise.all([
+    findExecutingTransaction(client, auth, range),
+    client.getLogs({ address: asset, args: { authorizer, nonce: auth.nonce }, ...range, event: authorizationCanceled }),
   ]);
-  for (const log of usedLogs) {
+  if (found.transaction) return { state: 'executed', transaction: found.transaction };
+  if (canceledLogs.length > 0) return { state: 'spent-otherwise', reason: 'authorization_canceled' };
+  if (found.usedEvents > 0) return { state: 'spent-otherwise', reason: 'authorization_used_otherwise' };
+  return { state: 'used-not-found' };
+}
+
+/**
+ * The transaction that executed an EIP-3009 authorization: the token's `AuthorizationUsed(from,
+ * nonce)` event, in a successful transaction whose `Transfer` events include exactly `from -> to`
+ * for `value`. Whoever submitted it (a facilitator, a replica, the payer), the money moved as the
+ * authorization says, once. A canceled nonce emits `AuthorizationCanceled` instead and is never found.
+ * @param client - reads logs and receipts
+ * @param auth - the token and the transfer the authorization allows
+ * @param range - the blocks searched (public endpoints cap `eth_getLogs` ranges)
+ * @returns the transaction when found, and how many `AuthorizationUsed` events the nonce has in range
+ */
+export async function findExecutingTransaction(
+  client: PublicClient,
+  auth: Pick<ChainAuthorization, 'asset' | 'from' | 'to' | 'value' | 'nonce'>,
+  range: { fromBlock: bigint; toBlock: bigint },
+): Promise<{ transaction: Hex | undefined; usedEvents: number }> {
+  const asset = getAddress(auth.asset);
+  const authorizer = getAddress(auth.from);
+  const logs = await client.getLogs({ address: asset, event: authorizationUsed, args: { authorizer, nonce: auth.nonce }, ...range });
+  for (const log of logs) {
+    if (!log.transactionHash) continue;
     const receipt = await client.getTransactionReceipt({ hash: log.transactionHash });
     if (receipt.status !== 'success') continue;
     const transfers = parseEventLogs({ abi: [transfer], logs: receipt.logs.filter((l) => isAddressEqual(l.address, asset)) });
     const ours = transfers.some((t) => isAddressEqual(t.args.from, authorizer) && isAddressEqual(t.args.to, auth.to) && t.args.value === auth.value);
-    if (ours) return { state: 'executed', transaction: log.transactionHash };
+    if (ours) return { transaction: log.transactionHash, usedEvents: logs.length };
   }
-  if (canceledLogs.length > 0) return { state: 'spent-otherwise', reason: 'authorization_canceled' };
-  if (usedLogs.length > 0) return { state: 'spent-otherwise', reason: 'authorization_used_otherwise' };
-  return { state: 'used-not-found' };
+  return { transaction: undefined, usedEvents: logs.length };
 }

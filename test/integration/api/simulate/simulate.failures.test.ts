@@ -5,18 +5,12 @@ import { startWorkers, type WorkerRuntime } from '../../../../workers/main';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { spawnWorker } from '../../../helpers/worker-process';
 import { signPayment } from '../../../helpers/x402-payments';
+import { simulateBody } from '../../../fixtures/builders';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/simulate`;
 const BASIC = 50_000n;
 
-function session(wallet: string) {
-  return {
-    wallet_address: wallet,
-    proposed_text: "That's so frustrating, I'm sorry. Want me to look at the booking with you tomorrow morning?",
-    response_delay_seconds: 25,
-    target_profile: 'grief-support-peer',
-  };
-}
+const session = simulateBody;
 
 describe('paid sessions when the facilitator or a worker fails', function () {
   this.timeout(90_000);

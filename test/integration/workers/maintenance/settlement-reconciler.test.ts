@@ -18,18 +18,12 @@ import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helper
 import { TEST_REDIS_URL } from '../../../helpers/redis';
 import { signPayment, type SignedPayment } from '../../../helpers/x402-payments';
 import type { LocalAccount } from 'viem';
+import { simulateBody } from '../../../fixtures/builders';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/simulate`;
 const BASIC = 50_000n;
 
-function session(wallet: string) {
-  return {
-    wallet_address: wallet,
-    proposed_text: "That's so frustrating, I'm sorry. Want me to look at the booking with you tomorrow morning?",
-    response_delay_seconds: 25,
-    target_profile: 'grief-support-peer',
-  };
-}
+const session = simulateBody;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -6,18 +6,12 @@ import { listenToFeed, type FeedListener } from '../../../helpers/feed-listener'
 import type { ProxyFault } from '../../../helpers/faulty-proxy';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment, type SignedPayment } from '../../../helpers/x402-payments';
+import { simulateBody } from '../../../fixtures/builders';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/simulate`;
 const BASIC = 50_000n;
 
-function session(wallet: string) {
-  return {
-    wallet_address: wallet,
-    proposed_text: "That's so frustrating, I'm sorry. Want me to look at the booking with you tomorrow morning?",
-    response_delay_seconds: 25,
-    target_profile: 'grief-support-peer',
-  };
-}
+const session = simulateBody;
 
 interface AuthorizationState {
   status: string;
