@@ -64,6 +64,18 @@ describe('POST /api/stress-test paid with x402 (real facilitator, real chain)', 
     });
   });
 
+  describe('the catalog', function () {
+    it('lists the stress test as served in the pricing manifest and documents both operations in OpenAPI', async function () {
+      const pricing = await paid.stack.http.get('/api/pricing').expect(200);
+      expect(pricing.body.stress_test_endpoint).to.deep.include({ available: true, quote: { method: 'GET', path: '/api/stress-test' }, price_usdc_units: PRICE });
+      const doc = await paid.stack.http.get('/api/openapi.json').expect(200);
+      const paths = doc.body.paths['/api/stress-test'];
+      expect(paths.post.operationId).to.equal('postStressTest');
+      expect(paths.post.description).to.include('mean EQ score');
+      expect(paths.get.operationId).to.equal('getStressTestQuote');
+    });
+  });
+
   describe('a paid stress test', function () {
     it('delivers the weakness map with a receipt, moves exactly the price, and writes one ledger row', async function () {
       const treasury = paid.facilitator.treasury;
