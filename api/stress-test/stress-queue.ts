@@ -29,7 +29,13 @@ export async function createStressQueue(config: AppConfig, redis: Redis, logger:
   const eventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-stress-events');
   const events = createQueueEvents(QUEUE.stress, eventsRedis, config);
   events.on('error', connectionErrorListener(logger, { queue: QUEUE.stress }, 'queue events error'));
-  await events.waitUntilReady();
+  try {
+    await events.waitUntilReady();
+  } catch (err) {
+    await closeQueueEvents(events, eventsRedis).catch(() => undefined);
+    await queue.close().catch(() => undefined);
+    throw err;
+  }
   return {
     queue,
     events,
