@@ -25,6 +25,9 @@ import { referralOperations } from './referrals/referrals.openapi';
 import { referralRoutes } from './referrals/referrals.routes';
 import { simulateOperations } from './simulate/simulate.openapi';
 import { simulateRoutes } from './simulate/simulate.routes';
+import type { StressQueue } from './stress-test/stress-queue';
+import { stressTestOperations } from './stress-test/stress-test.openapi';
+import { stressTestRoutes } from './stress-test/stress-test.routes';
 import { wishlistOperations } from './wishlist/wishlist.openapi';
 import { wishlistRoutes } from './wishlist/wishlist.routes';
 
@@ -36,6 +39,8 @@ export interface FamilyServices {
   feed: FeedHub;
   /** Writes free corpus scores after the replies were sent; drained before the database closes. */
   corpusScores: CorpusScoreWriter;
+  /** The `stress` queue and its QueueEvents, for the stress test. */
+  stress: StressQueue;
 }
 
 /** Everything the API's families need: the core every family may use, plus the family services. */
@@ -67,6 +72,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
+    ...stressTestOperations,
     openApiOperation,
   ];
 }
@@ -92,6 +98,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),
+    stressTestRoutes(deps, deps.stress),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));

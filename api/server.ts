@@ -12,6 +12,7 @@ import { createCapacityRunner } from './health/capacity';
 import type { ApiDeps } from './routes';
 import { createFeedHub } from './feed/feed-hub';
 import { createCorpusScoreWriter } from './free-score/corpus-scores';
+import { createStressQueue } from './stress-test/stress-queue';
 
 /** A running API process. */
 export interface WebRuntime {
@@ -50,6 +51,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   const feedRedis = createRedis(config.redis.url, 'worker', logger, 'web-feed-subscriber');
   const feed = createFeedHub(feedRedis, config.redis.queuePrefix, logger);
   const capacity = createCapacityRunner();
+  const stress = await createStressQueue(config, redis, logger, owner);
   const deps: ApiDeps = {
     config,
     logger,
@@ -63,6 +65,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     facilitator: createFacilitator(config.payments),
     feed,
     corpusScores: createCorpusScoreWriter(dataSource, logger),
+    stress,
   };
   const close = async () => {
     try {
@@ -71,7 +74,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
       await capacity.close();
     } finally {
       try {
-        await Promise.all([closeQueueEvents(scoringEvents, eventsRedis), closeQueueEvents(settlementEvents, settlementEventsRedis)]);
+        await Promise.all([closeQueueEvents(scoringEvents, eventsRedis), closeQueueEvents(settlementEvents, settlementEventsRedis), stress.close()]);
       } finally {
         try {
           await Promise.all([scoringQueue.close(), settlementQueue.close()]);

@@ -21,3 +21,12 @@ export {
   type SettlePaymentResult,
 } from './settle-payment.job';
 export { JOB_OWNER_FIELD, JOB_OWNER_PROPERTIES, jobOwnerOf } from './job-owner';
+export {
+  STRESS_TEST_JOB,
+  STRESS_TEST_WEAKEST,
+  enqueueStressTest,
+  stressTestPayloadSchema,
+  stressThroughQueue,
+  type StressTestPayload,
+  type StressTestResult,
+} from './stress-test.job';

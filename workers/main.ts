@@ -1,6 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { QUEUE, SCORE_TEXT_JOB, SETTLE_PAYMENT_JOB } from '../jobs';
+import { QUEUE, SCORE_TEXT_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
@@ -25,6 +25,7 @@ import {
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
 import { createSettlePaymentProcessor } from './payments/settle-payment.processor';
+import { createStressTestProcessor } from './stress/stress-test.processor';
 
 /** A running worker process: its BullMQ workers, thread pool and DataSource. */
 export interface WorkerRuntime {
@@ -88,6 +89,18 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   );
   scoring.on('error', connectionErrorListener(log, { queue: QUEUE.scoring }, 'worker error'));
   scoring.on('failed', logFinalFailure(log, QUEUE.scoring));
+
+  // The stress test runs on the scoring pool's threads. One job per thread at most: with the
+  // scoring worker's jobs the pool never holds more waiting tasks than its bounded queue takes.
+  const stress = new Worker(
+    QUEUE.stress,
+    createDispatcher(QUEUE.stress, {
+      [STRESS_TEST_JOB]: createStressTestProcessor({ pool, log }),
+    }, foreignJobs),
+    leasedOptions(config.scoring.threads),
+  );
+  stress.on('error', connectionErrorListener(log, { queue: QUEUE.stress }, 'worker error'));
+  stress.on('failed', logFinalFailure(log, QUEUE.stress));
 
   const feedRedis = createRedis(config.redis.url, 'producer', log, 'worker-feed');
   // Unknown settlement outcomes are read from the chain; without EVM_RPC_URL they stay pending.
@@ -162,7 +175,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
       // step gets a deadline and the rest of the shutdown goes on regardless.
       closing ??= (async () => {
         try {
-          const closed = await within(Promise.all([scoring.close(), settlement.close(), maintenance.close()]), config.shutdownGraceMs);
+          const closed = await within(Promise.all([scoring.close(), settlement.close(), maintenance.close(), stress.close()]), config.shutdownGraceMs);
           if (!closed) log.warn({ graceMs: config.shutdownGraceMs }, 'workers did not close in time');
         } finally {
           try {

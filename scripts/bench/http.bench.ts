@@ -36,7 +36,14 @@
 // BENCH_KEEP_LOGS=1 (keep the children's logs; with BENCH_LOG_LEVEL=debug they time every job).
 // SCORING_THREADS, SCORING_CONCURRENCY and other service variables pass through to the children.
 //
-// BENCH_TARGETS (no-op,floor,score,paid) picks the targets.
+// BENCH_TARGETS (no-op,floor,score,paid,stress) picks the targets.
+//
+// The stress target (issue 11) is a paid POST /api/stress-test end to end (x402 v2, one reply
+// against all 28 profiles on the `stress` queue), run beside the paid basic simulate: the report
+// gives the worker's CPU per call of each and their ratio (goal: stress <= 2x simulate; 28
+// profiles must not cost 28 scorings). The bench payers first get the 10 settled sessions of the
+// loyalty program (paid basic simulates, before any measurement), so every stress call is quoted
+// the same (discounted) price whatever ran before it; the price does not change the CPU.
 //
 // A case where more than 1% of responses are not 200 (or never came) fails the run: a bench of
 // 429s (or 402s) would measure the refusal path, not scoring.
@@ -56,7 +63,7 @@ import { createDataSource } from '../../shared/db/create-data-source';
 import { PROFILES } from '../../shared/profiles';
 import { FLOOR_QUEUE, NOOP_QUEUE } from './noop-round-trip';
 import { median, percentile, sorted } from './stats';
-import { measureCurveCosts, signPaidRequests, type CurveCosts, type PaidOffer, type PaidRequest } from './paid-requests';
+import { measureCurveCosts, paidRequestPayers, signPaidRequests, type CurveCosts, type PaidOffer, type PaidRequest } from './paid-requests';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SECONDS = positiveInt('BENCH_SECONDS', 10);
@@ -74,7 +81,8 @@ const MAX_NON_200 = 0.01;
 const GOAL_THROUGHPUT_RATIO = 0.7;
 const GOAL_P50_RATIO = 1.5;
 const GOAL_PAID_P50_RATIO = 3;
-const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,floor,score,paid').split(',').map((t) => t.trim());
+const GOAL_STRESS_WORKER_CPU_RATIO = 2;
+const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,floor,score,paid,stress').split(',').map((t) => t.trim());
 
 function positiveInt(name: string, dflt: number, zeroOk = false): number {
   const raw = process.env[name];
@@ -406,7 +414,7 @@ function mean(xs: number[]): number {
   return xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-type TargetName = 'no-op' | 'floor' | 'score' | 'paid';
+type TargetName = 'no-op' | 'floor' | 'score' | 'paid' | 'stress';
 
 interface CaseResult {
   target: TargetName;
@@ -513,7 +521,7 @@ async function runCase(target: Target, connections: number, children: Child[], p
     mean: mean(latencies),
     cpu: cpuShares(before, after),
     jobs: await jobTimeline(prefix, target.queue, since, until),
-    settlements: target.name === 'paid' ? await jobTimeline(prefix, QUEUE.settlement, since, until) : undefined,
+    settlements: target.name === 'paid' || target.name === 'stress' ? await jobTimeline(prefix, QUEUE.settlement, since, until) : undefined,
   };
 }
 
@@ -544,13 +552,14 @@ function printDetail(r: CaseResult): void {
   out(
     `  ${r.target} x${r.connections}: CPU ms per 200: web ${perRequest([side[0]])}, worker (with its threads) ${perRequest([side[1]])}, ` +
       `redis ${perRequest(['redis'])}, postgres ${perRequest(['postgres'])}, bench client ${perRequest(['bench client'])}` +
-      (r.target === 'paid' ? `, facilitator and chain ${perRequest(['facilitator'])}` : ''),
+      (r.target === 'paid' || r.target === 'stress' ? `, facilitator and chain ${perRequest(['facilitator'])}` : ''),
   );
-  if (r.target === 'paid' && r.jobs && r.settlements) {
+  if ((r.target === 'paid' || r.target === 'stress') && r.jobs && r.settlements) {
     const [j, st] = [r.jobs, r.settlements];
     const rest = r.mean - j.waitMean - j.runMean - st.waitMean - st.runMean;
+    const queue = r.target === 'stress' ? 'stress' : 'scoring';
     out(
-      `  paid x${r.connections}: where a request's time goes (means, ms): scoring queue ${f2(j.waitMean)}, scoring ${f2(j.runMean)}` +
+      `  ${r.target} x${r.connections}: where a request's time goes (means, ms): ${queue} queue ${f2(j.waitMean)}, scoring ${f2(j.runMean)}` +
         ` (thread ${f2(j.threadMean)}), settlement queue ${f2(st.waitMean)}, facilitator settle + ledger ${f2(st.runMean)}, ` +
         `HTTP + x402 decode + signature recovery + facilitator verify + reservation + result store ${f2(rest)} (of ${f2(r.mean)})`,
     );
@@ -667,13 +676,14 @@ async function main(): Promise<void> {
     );
     // Measured before the cases, while nothing else runs.
     const curve: CurveCosts | undefined = TARGETS.includes('paid') ? await measureCurveCosts() : undefined;
+    const stress = await stressTarget(`http://127.0.0.1:${scorePort}/api/stress-test`, paid.url);
     // Rounds run every case in turn, so a slow minute of this shared machine hits all targets of a
     // round alike; ratios are taken within a round, then their median is reported.
     const rounds: CaseResult[][] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const results: CaseResult[] = [];
       for (const connections of CONNECTIONS) {
-        for (const target of [noop, floor, score, paid].filter((t) => TARGETS.includes(t.name))) {
+        for (const target of [noop, floor, score, paid, stress].filter((t) => TARGETS.includes(t.name))) {
           const r = await runCase(target, connections, children, prefix);
           results.push(r);
           const dead = children.find((c) => c.proc.exitCode !== null);
@@ -763,6 +773,26 @@ async function main(): Promise<void> {
     }
     const paidThroughput = ratio(['paid', 50, 'rps'], ['no-op', 50]);
     if (paidThroughput) out(`paid/no-op throughput at 50 connections:  ${f2(paidThroughput.median)} (no goal; reported)${each(paidThroughput)}`);
+    // Issue 11: the stress test's worker CPU per call beside the paid basic simulate's, per round.
+    const stressCpu: Array<{ connections: number; stress: number; paid: number; ratio: number; each: number[] }> = [];
+    for (const connections of CONNECTIONS) {
+      const perRound = rounds
+        .map((results) => {
+          const s = results.find((r) => r.target === 'stress' && r.connections === connections);
+          const p = results.find((r) => r.target === 'paid' && r.connections === connections);
+          return s && p ? { stress: workerCpuPerCall(s), paid: workerCpuPerCall(p) } : undefined;
+        })
+        .filter((v): v is { stress: number; paid: number } => v !== undefined);
+      if (perRound.length === 0) continue;
+      const each = perRound.map((x) => x.stress / x.paid);
+      const entry = { connections, stress: median(perRound.map((x) => x.stress)), paid: median(perRound.map((x) => x.paid)), ratio: median(each), each };
+      stressCpu.push(entry);
+      const met = verdict(entry.ratio <= GOAL_STRESS_WORKER_CPU_RATIO, ['stress', 'paid']);
+      out(
+        `stress/paid worker CPU per call at ${connections} connection(s): stress ${f2(entry.stress)} ms, paid basic simulate ${f2(entry.paid)} ms, ` +
+          `ratio ${f2(entry.ratio)} (goal <= ${GOAL_STRESS_WORKER_CPU_RATIO}) ${met}${each.length > 1 ? ` [rounds: ${each.map(f2).join(', ')}]` : ''}`,
+      );
+    }
     const noop1 = medianOf('no-op', 1);
     if (curve) {
       // @x402/evm recovers the signer in /verify and again in /settle; the settlement is a signed transaction.
@@ -790,6 +820,7 @@ async function main(): Promise<void> {
         scoreOfFloorThroughputRatio: scoreOfFloorThroughput?.median,
         scoreOfFloorP50Ratio: scoreOfFloorLatency?.median,
         paidP50Ratio: paidLatency?.median,
+        stressWorkerCpu: stressCpu,
         curve,
         failed: bad.length > 0,
       };
@@ -886,3 +917,73 @@ main().catch((err: unknown) => {
   process.stderr.write(`http bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;
 });
+
+// Worker CPU (with its threads) per 200 of a case, in ms.
+function workerCpuPerCall(r: CaseResult): number {
+  return (1000 * r.seconds * (r.cpu['score worker'] ?? 0)) / Math.max(1, r.ok);
+}
+
+// A stress-test request (the wallet is added per signed request).
+function stressBodyFor(i: number): Record<string, unknown> {
+  const k = i % REPLIES.length;
+  return { proposed_text: REPLIES[k], incoming_message: INCOMING[k], response_delay_seconds: 20 + ((i * 13) % 70) };
+}
+
+// The live 402 offer of a paid path: the GET quote, or an unpaid POST's quote for its wallet.
+async function readOffer(url: string, body?: Record<string, unknown>): Promise<PaidOffer & { discounted: boolean }> {
+  const res = body
+    ? await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    : await fetch(url);
+  const offer = (await res.json()) as { resource: { url: string }; accepts: Array<Record<string, unknown>>; discount?: unknown };
+  if (res.status !== 402) throw new Error(`${url} answered ${res.status}, not the 402 quote: ${JSON.stringify(offer)}`);
+  const { scheme, network, amount, asset, payTo, maxTimeoutSeconds, extra } = offer.accepts[0];
+  return {
+    resourceUrl: offer.resource.url,
+    requirement: { scheme, network, amount, asset, payTo, maxTimeoutSeconds, extra } as PaidOffer['requirement'],
+    discounted: offer.discount !== undefined,
+  };
+}
+
+// The stress target: before its first case, gives every bench payer the loyalty program's settled
+// sessions (paid basic simulates, unmeasured) so that its quote no longer changes, then signs each
+// case's requests at that quote.
+async function stressTarget(url: string, simulateUrl: string): Promise<Target> {
+  let offer: PaidOffer | undefined;
+  let pool: PaidRequest[] = [];
+  let next = 0;
+  const payers = paidRequestPayers();
+  const quotes = () => Promise.all(payers.map((wallet) => readOffer(url, { ...stressBodyFor(0), wallet_address: wallet })));
+  const settleLoyalty = async (): Promise<PaidOffer> => {
+    const started = performance.now();
+    let sessions = 0;
+    for (let round = 0; ; round++) {
+      const offers = await quotes();
+      if (offers.every((o) => o.discounted)) {
+        const amounts = new Set(offers.map((o) => o.requirement.amount));
+        if (amounts.size !== 1) throw new Error(`the bench payers are quoted different stress-test prices: ${[...amounts].join(', ')}`);
+        out(`  (settled ${sessions} basic simulates for the payers' loyalty quote in ${f1((performance.now() - started) / 1000)} s; stress quote ${offers[0].requirement.amount} units)`);
+        return offers[0];
+      }
+      if (round > 10) throw new Error('the bench payers never reached the loyalty quote of the stress test');
+      // One paid basic simulate per payer (signPaidRequests goes round the payers in order).
+      for (const request of await signPaidRequests(await readOffer(simulateUrl), payers.length, paidBodyFor)) {
+        const res = await fetch(simulateUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': request.header }, body: request.body });
+        if (res.status !== 200) throw new Error(`a loyalty simulate answered ${res.status}: ${await res.text()}`);
+        sessions++;
+      }
+    }
+  };
+  return {
+    name: 'stress',
+    url,
+    queue: QUEUE.stress,
+    async prepare(count) {
+      offer ??= await settleLoyalty();
+      const started = performance.now();
+      pool = await signPaidRequests(offer, count, stressBodyFor);
+      next = 0;
+      out(`  (signed ${count} authorizations ahead of the stress case in ${f1((performance.now() - started) / 1000)} s)`);
+    },
+    nextPaid: () => pool[next++],
+  };
+}

@@ -103,3 +103,13 @@ export async function measureCurveCosts(rounds = 200): Promise<CurveCosts> {
     signTransactionMs: await medianMs(() => facilitator.signTransaction(tx)),
   };
 }
+
+/**
+ * The wallets {@link signPaidRequests} signs with, in its round-robin order.
+ * @returns their addresses
+ */
+export function paidRequestPayers(): string[] {
+  return devAccounts()
+    .slice(2)
+    .map((a) => privateKeyToAccount(a.privateKey).address);
+}

@@ -9,7 +9,7 @@ import { measureHesitation } from './hesitation';
 import { measureTextHumanLikeness } from './human-likeness';
 import { round } from './math';
 import type { DimensionId, DimensionMeasure, EmpathyMeasure, SignalContext, SignalHit } from './measure-types';
-import type { DimensionResult, ProfileResult, ProfileSummary, ScoreInput, ScoreResult, SignalResult, TimingResult } from './result-types';
+import type { DimensionResult, ProfileResult, ProfileSummary, ScoreInput, ScoreResult, SignalResult, TimingResult, WeaknessMapResult } from './result-types';
 import { detectSignals } from './signals';
 import { DIMENSIONS, MIN_FIT, PASS_SCORE, confidenceOf, empathyTarget, fitWithin, machinePenalty, signalPenalty, toleranceOf, weightsFor } from './style-fit';
 import { modelTiming, superhumanFloor, timingFit, type TimingInput } from './timing';
@@ -298,4 +298,43 @@ export function scoreText(input: ScoreInput): ScoreResult {
     result.result = present(m, judge(m, PLAN_BY_ID.get(input.profile)!, deep), deep);
   }
   return result;
+}
+
+/**
+ * Scores a reply against all 28 profiles and gives the full verdict (dimensions, signals, advice)
+ * of the `weakest` worst-fitting ones: the stress test's weakness map (issue 11). The reply is
+ * measured once; the ranking and the verdicts are the same numbers {@link scoreText} gives for
+ * profile "all" and for each profile alone.
+ * @param input - the reply, optional delay and incoming message (the profile is ignored: all are scored)
+ * @param weakest - how many of the worst-fitting profiles get a full verdict (0..28)
+ * @returns the score against all, with `weakest` worst first
+ * @throws ScoringInputError for empty or oversized text or a bad delay
+ */
+export function scoreWeaknessMap(input: ScoreInput, weakest: number): WeaknessMapResult {
+  const all: ScoreInput = { text: input.text, delaySeconds: input.delaySeconds, incoming: input.incoming, profile: 'all', deep: input.deep };
+  validateScoreInput(all);
+  const deep = all.deep === true;
+  const m = measureOnce(all, deep);
+  const verdicts = PLANS.map((plan) => judge(m, plan, false, false));
+  const order = verdicts
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => b.v.eqScore - a.v.eqScore || b.v.styleFit - a.v.styleFit || a.i - b.i);
+  const count = Math.max(0, Math.min(order.length, Math.floor(weakest)));
+  return {
+    scorer_version: SCORER_VERSION,
+    human_likeness: humanLikeness(m),
+    measures: {
+      empathy: round(m.dims.empathy.value),
+      formality: round(m.dims.formality.value),
+      directness: round(m.dims.directness.value),
+      hesitation: round(m.dims.hesitation.value),
+    },
+    signals: m.neutralSignals.map(toSignalResult),
+    result: present(m, judge(m, PLANS[order[0].i], deep), deep),
+    profiles: order.map(({ v }) => ({ profile: v.profile.id, eq_score: v.eqScore, passed: v.passed })),
+    weakest: order
+      .slice(order.length - count)
+      .reverse()
+      .map(({ i }) => present(m, judge(m, PLANS[i], deep), deep)),
+  };
 }

@@ -1,4 +1,4 @@
-export { scoreText } from './engine';
+export { scoreText, scoreWeaknessMap } from './engine';
 export { ScoringInputError } from './errors';
 export { SCORER_VERSION } from './version';
 export { MAX_TEXT_CHARS, MAX_DELAY_SECONDS } from './limits';

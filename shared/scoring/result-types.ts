@@ -109,3 +109,14 @@ export interface ScoreResult {
   /** Every profile, best first, when profile = "all". */
   profiles?: ProfileSummary[];
 }
+
+/**
+ * A reply judged against every profile with the full verdict of the worst-fitting ones (the stress
+ * test's weakness map, issue 11): the reply is analysed once for all of it.
+ */
+export interface WeaknessMapResult extends ScoreResult {
+  /** Every profile, best first (as with profile = "all"). */
+  profiles: ProfileSummary[];
+  /** The full verdicts (advice included) of the worst-fitting profiles, worst first. */
+  weakest: ProfileResult[];
+}
