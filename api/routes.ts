@@ -23,6 +23,8 @@ import { profileOperations } from './profiles/profiles.openapi';
 import { profileRoutes } from './profiles/profiles.routes';
 import { referralOperations } from './referrals/referrals.openapi';
 import { referralRoutes } from './referrals/referrals.routes';
+import { rewriteOperations } from './rewrite/rewrite.openapi';
+import { rewriteRoutes } from './rewrite/rewrite.routes';
 import { simulateOperations } from './simulate/simulate.openapi';
 import { simulateRoutes } from './simulate/simulate.routes';
 import { wishlistOperations } from './wishlist/wishlist.openapi';
@@ -67,6 +69,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
+    ...rewriteOperations,
     openApiOperation,
   ];
 }
@@ -92,6 +95,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),
+    rewriteRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));

@@ -21,3 +21,11 @@ export {
   type SettlePaymentResult,
 } from './settle-payment.job';
 export { JOB_OWNER_FIELD, JOB_OWNER_PROPERTIES, jobOwnerOf } from './job-owner';
+export {
+  REWRITE_JOB,
+  rewriteJobId,
+  rewritePayloadSchema,
+  rewriteThroughQueue,
+  type RewriteJobResult,
+  type RewritePayload,
+} from './rewrite.job';
