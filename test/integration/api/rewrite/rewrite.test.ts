@@ -131,6 +131,30 @@ describe('POST /api/rewrite paid with x402 (real facilitator, real chain)', func
       expect(response.body.after.eq_score).to.equal(response.body.before.eq_score);
     });
 
+    it('a loyal wallet (10 settled sessions) is quoted and charged 10 percent less', async function () {
+      const loyal = paid.payers[1];
+      for (let i = 0; i < 10; i++) {
+        const signed = await signPayment(loyal, paid.requirement(50_000), `${PUBLIC_BASE_URL}/api/simulate`);
+        const res = await paid.stack.http
+          .post('/api/simulate')
+          .set('PAYMENT-SIGNATURE', signed.header)
+          .send({ wallet_address: loyal.address, proposed_text: `Sure, after lunch (${i}).`, response_delay_seconds: 30, target_profile: 'dry-witted-colleague' });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      }
+      const quote = await paid.stack.http.post(PATH).send(request(loyal.address));
+      expect(quote.status).to.equal(402);
+      expect(quote.body.accepts[0].amount).to.equal('162000');
+      expect(quote.body.discount).to.deep.include({ kind: 'loyalty', pct: 10, list_usdc_units: PRICE });
+
+      const before = await paid.balanceOf(loyal.address);
+      const signed = await signPayment(loyal, paid.requirement(162_000), RESOURCE);
+      const res = await paid.stack.http.post(PATH).set('PAYMENT-SIGNATURE', signed.header).send(request(loyal.address));
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(await paid.balanceOf(loyal.address)).to.equal(before - 162_000n);
+      const rows = (await paid.stack.deps.dataSource.query(`SELECT amount FROM ledger_sessions WHERE product = 'rewrite'`)) as Array<{ amount: string }>;
+      expect(rows).to.deep.equal([{ amount: '162000' }]);
+    });
+
     it('replays a lost response for the same authorization and request, without a second charge', async function () {
       const body = request(payer.address);
       const first = await pay(body);
