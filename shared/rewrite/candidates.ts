@@ -9,6 +9,8 @@ import {
   FORMAL_TO_CASUAL,
   HEDGE_DELETIONS,
   HEDGE_OPENERS,
+  NO_HEDGE_BEFORE,
+  DISTRESS,
   PLAIN_WORDS,
   PREAMBLE_SENTENCE,
   SLANG_TO_FORMAL,
@@ -27,6 +29,8 @@ interface Sentence {
 /** What a generator reads: the original text and the profile's current verdict on the rewrite so far. */
 export interface GeneratorInput {
   text: string;
+  /** The message being answered, when the caller sent it. */
+  incoming?: string;
   sentences: Sentence[];
   profile: Profile;
   verdict: ProfileResult;
@@ -244,7 +248,8 @@ export function hedges(input: GeneratorInput): Candidate[] {
   } else if (dir < 0) {
     for (const s of sentences.slice(0, 3)) {
       const body = text.slice(s.start, s.end);
-      if (body.endsWith('?')) continue;
+      const firstWord = /^[\p{L}']+/u.exec(body)?.[0].toLowerCase() ?? '';
+      if (body.endsWith('?') || NO_HEDGE_BEFORE.has(firstWord)) continue;
       const keepCap = /^I(?:\b|['’])/.test(body);
       for (const opener of HEDGE_OPENERS) {
         const first = keepCap ? body[0] : body[0].toLowerCase();
@@ -292,10 +297,11 @@ export function empathy(input: GeneratorInput): Candidate[] {
   const { text, sentences } = input;
   const dir = gap(input.verdict, 'empathy');
   const out: Candidate[] = [];
-  if (dir < 0 && sentences.length > 0) {
+  if (dir < 0 && sentences.length > 0 && input.incoming !== undefined && DISTRESS.test(input.incoming)) {
     const first = sentences[0];
+    // Replaces the first letter (kept as is), so it clashes with any other edit of the opening.
     for (const opener of EMPATHY_OPENERS) {
-      out.push(cand('empathy', `open with "${opener.trim()}"`, { start: first.start, end: first.start, after: opener }));
+      out.push(cand('empathy', `open with "${opener.trim()}"`, { start: first.start, end: first.start + 1, after: opener + text[first.start] }));
     }
     for (const closer of EMPATHY_CLOSERS) out.push(cand('empathy', `close with "${closer.trim()}"`, closing(text, closer)));
   } else if (dir > 0) {

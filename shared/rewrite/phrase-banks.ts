@@ -160,14 +160,31 @@ export const HEDGE_DELETIONS: readonly RegExp[] = [
 /** Openers that add a hedge to a sentence (too certain for the profile). */
 export const HEDGE_OPENERS: readonly string[] = ['I think ', 'Maybe ', 'I mean, '];
 
-/** Sentence openers and closers that cushion a reply (too direct for the profile). */
+/**
+ * First words a hedge opener must not go before ("I think ask him" is not English): imperatives,
+ * question words, connectives and interjections.
+ */
+export const NO_HEDGE_BEFORE = new Set(
+  'ask try go just check restart run make take call use get do don\'t let keep stop start see read look tell give put open close send be please hope sorry thanks thank is are was were does did can could would should will what why how when where who which however but and so also furthermore moreover additionally yes no yeah well oh hey hi hello ok okay maybe perhaps probably'.split(' '),
+);
+
+/** Sentence openers that cushion a reply (too direct for the profile). */
 export const SOFTENING_OPENERS: readonly string[] = ['Hi! ', 'Sorry, '];
+/** A closing thanks that cushions a reply. */
 export const SOFTENING_CLOSER = ' Thanks!';
+/** An indirect opener for a later sentence. */
 export const BY_THE_WAY = 'By the way, ';
 
 /** A whole sentence of greeting, thanks or apology (a preamble to delete when too indirect). */
 export const PREAMBLE_SENTENCE =
   /^(?:(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening))(?: there)?|(?:thanks|thank you)(?: so much| very much)?(?: for [^.!?]{0,60})?|(?:i'm |i am )?sorry(?: for [^.!?]{0,60})?|i apologi[sz]e(?: for [^.!?]{0,60})?)[.!,]*$/i;
+
+/**
+ * Words of distress in the incoming message. Warmth is only added when the message carries some:
+ * "I'm sorry to hear that" in answer to a trivia question would be a machine tell of its own.
+ */
+export const DISTRESS =
+  /\b(?:sad|stress(?:ed|ful)?|scared|afraid|lost|died|dead|death|hurt|pain|depress(?:ed|ion)?|anxious|anxiety|awful|terrible|sucks|hate|can't|cannot|alone|lonely|broke|fail(?:ed|ing|s)?|sick|worried|upset|angry|cry(?:ing)?|tired|exhausted|overwhelmed|frustrat(?:ed|ing)|help|struggl(?:e|ing)|miss|sorry)\b/i;
 
 /** Emotional-reaction and reflection openers (too little warmth for the profile and the message). */
 export const EMPATHY_OPENERS: readonly string[] = ["I'm sorry to hear that. ", 'That sounds really hard. ', "I'm sorry, that sounds really hard. "];

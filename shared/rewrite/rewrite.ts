@@ -133,7 +133,7 @@ export function rewriteText(input: RewriteInput): RewriteResult {
 
   for (const stage of STAGES) {
     const candidates = stage
-      .generate({ text: original, sentences, profile, verdict: verdictOf(current), words })
+      .generate({ text: original, incoming: input.incoming, sentences, profile, verdict: verdictOf(current), words })
       .filter((c) => !touchesLocked(c) && !conflicts(c, accepted) && !c.parts.some((p, i) => c.parts.some((q, j) => i < j && p.start < q.end && q.start < p.end)));
     if (stage.exclusive) {
       let best: { c: Candidate; score: ScoreResult } | undefined;
