@@ -9,6 +9,7 @@ import { quoteFor } from '../payments/loyalty';
 import { pay } from '../payments/pay';
 import { sendQuote } from '../payments/quote';
 import { rewriteRequestSchema, type RewriteRequest } from './rewrite.schema';
+import { withText } from './present-rewrite';
 import { runRewrite } from './rewrite.service';
 
 /**
@@ -30,7 +31,13 @@ export function rewriteRoutes(deps: AppDeps): Router<AppState> {
     await pay(
       ctx,
       deps,
-      { charge, wallet: body.wallet_address, requestHash: canonicalHash({ path: ctx.path, body }) },
+      {
+        charge,
+        wallet: body.wallet_address,
+        requestHash: canonicalHash({ path: ctx.path, body }),
+        // The text is never stored; every delivery rebuilds it from this (identical) request.
+        onDelivery: async (row) => withText(row.response, body.proposed_text),
+      },
       (paid) => runRewrite(deps, body, paid, ctx.state.reqId),
     );
   });

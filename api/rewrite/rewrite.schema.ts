@@ -24,7 +24,7 @@ export const rewriteRequestSchema = {
   required: ['wallet_address', 'proposed_text', 'response_delay_seconds', 'target_profile'],
   properties: {
     wallet_address: WALLET_ADDRESS_SCHEMA,
-    proposed_text: { ...PROPOSED_TEXT_SCHEMA, description: "The agent's reply to rewrite. Never stored apart from this call's result (kept for replays)." },
+    proposed_text: { ...PROPOSED_TEXT_SCHEMA, description: "The agent's reply to rewrite. Never stored: a replay rebuilds the rewritten text from the same request." },
     response_delay_seconds: DELAY_SECONDS_SCHEMA,
     target_profile: { ...PROFILE_ID_SCHEMA, description: 'The profile to rewrite toward (GET /api/profiles).' },
     incoming_message: INCOMING_MESSAGE_SCHEMA,

@@ -7,7 +7,7 @@ import type { RewriteRequest } from './rewrite.schema';
 /**
  * Runs one rewrite under a payment: the rewrite job on the `scoring` queue (one job per payment,
  * so a retry never rewrites twice), then the presented body and the ledger summary (the after
- * score). The text is never kept for calibration.
+ * score). The text is never stored (see present-rewrite.ts).
  * @param deps - app dependencies
  * @param body - the validated request
  * @param paid - the payment's result id and job identity

@@ -153,7 +153,7 @@ export function cannedPhrases(input: GeneratorInput): Candidate[] {
       for (const span of signal.spans) {
         const i = sentences.findIndex((s) => s.start <= span.start && span.end <= s.end + 1);
         const del = i >= 0 ? deleteSentence(input, i) : undefined;
-        if (del) out.push(cand('canned-phrases', `delete the sentence with "${span.text}"`, del));
+        if (del) out.push(cand('canned-phrases', `delete a sentence with a canned phrase (${signal.id})`, del));
       }
     } else if (signal.id === 'signposting') {
       for (const span of signal.spans) {
@@ -285,7 +285,7 @@ export function directness(input: GeneratorInput): Candidate[] {
     sentences.slice(0, 2).forEach((s, i) => {
       if (!PREAMBLE_SENTENCE.test(text.slice(s.start, s.end))) return;
       const del = deleteSentence(input, i);
-      if (del) out.push(cand('directness', `delete the preamble "${text.slice(s.start, s.end)}"`, del));
+      if (del) out.push(cand('directness', 'delete a greeting, thanks or apology sentence', del));
     });
     for (const m of text.matchAll(/(?<=\S )please,? /gi)) out.push(cand('directness', 'delete "please"', { start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, after: '' }));
   }
@@ -308,7 +308,7 @@ export function empathy(input: GeneratorInput): Candidate[] {
     sentences.forEach((s, i) => {
       if (!WARM_SENTENCE.test(text.slice(s.start, s.end))) return;
       const del = deleteSentence(input, i);
-      if (del) out.push(cand('empathy', `delete "${text.slice(s.start, s.end)}"`, del));
+      if (del) out.push(cand('empathy', 'delete a warm sentence', del));
     });
   }
   return out;

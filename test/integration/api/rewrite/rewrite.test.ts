@@ -118,6 +118,10 @@ describe('POST /api/rewrite paid with x402 (real facilitator, real chain)', func
       });
       expect(ledger[0].tier).to.equal(null);
       expect(ledger[0].score).to.equal(body.after.eq_score);
+      // Neither the reply nor its rewrite is stored: the replay body keeps offsets and replacements only.
+      const stored = (await paid.stack.deps.dataSource.query(`SELECT response::text AS r FROM payment_authorizations`)) as Array<{ r: string }>;
+      expect(stored).to.have.length(1);
+      expect(stored[0].r).to.contain(body.result_id).and.not.contain('restart the server after the deploy');
     });
 
     it('returns the text unchanged, and says so, when no edit raises the score', async function () {
