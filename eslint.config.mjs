@@ -46,7 +46,7 @@ export default [
             // Threads and the engine stay free of I/O, so threads start cheap and data stays cloneable.
             // The web-side capacity thread of /api/health-capacity is held to the same rules.
             {
-              target: ['./shared/scoring', './workers/threads', './api/health/threads'],
+              target: ['./shared/scoring', './shared/rewrite', './workers/threads', './api/health/threads'],
               from: ['./shared/db', './shared/redis.ts', './shared/logger.ts', './shared/config.ts', './shared/payments', './shared/http'],
               message: 'the engine and the threads import no db, redis, logger or config.',
             },

@@ -23,6 +23,8 @@ import { profileOperations } from './profiles/profiles.openapi';
 import { profileRoutes } from './profiles/profiles.routes';
 import { referralOperations } from './referrals/referrals.openapi';
 import { referralRoutes } from './referrals/referrals.routes';
+import { rewriteOperations } from './rewrite/rewrite.openapi';
+import { rewriteRoutes } from './rewrite/rewrite.routes';
 import { simulateOperations } from './simulate/simulate.openapi';
 import { simulateRoutes } from './simulate/simulate.routes';
 import type { StressQueue } from './stress-test/stress-queue';
@@ -73,6 +75,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...feedOperations,
     ...wishlistOperations,
     ...stressTestOperations,
+    ...rewriteOperations,
     openApiOperation,
   ];
 }
@@ -99,6 +102,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     feedRoutes(deps),
     wishlistRoutes(deps),
     stressTestRoutes(deps, deps.stress),
+    rewriteRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));

@@ -30,3 +30,11 @@ export {
   type StressTestPayload,
   type StressTestResult,
 } from './stress-test.job';
+export {
+  REWRITE_JOB,
+  rewriteJobId,
+  rewritePayloadSchema,
+  rewriteThroughQueue,
+  type RewriteJobResult,
+  type RewritePayload,
+} from './rewrite.job';
