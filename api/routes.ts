@@ -27,6 +27,11 @@ import { simulateOperations } from './simulate/simulate.openapi';
 import { simulateRoutes } from './simulate/simulate.routes';
 import { wishlistOperations } from './wishlist/wishlist.openapi';
 import { wishlistRoutes } from './wishlist/wishlist.routes';
+import type { ExportsQueue } from './http/exports-queue';
+import { progressOperations } from './progress/progress.openapi';
+import { progressRoutes } from './progress/progress.routes';
+import { trainingDatasetOperations } from './training-dataset/training-dataset.openapi';
+import { trainingDatasetRoutes } from './training-dataset/training-dataset.routes';
 
 /** The services families own, built once per process by `api/server.ts` and closed by it. */
 export interface FamilyServices {
@@ -36,6 +41,8 @@ export interface FamilyServices {
   feed: FeedHub;
   /** Writes free corpus scores after the replies were sent; drained before the database closes. */
   corpusScores: CorpusScoreWriter;
+  /** The `exports` queue, for the progress report and the training-dataset export. */
+  exports: ExportsQueue;
 }
 
 /** Everything the API's families need: the core every family may use, plus the family services. */
@@ -67,6 +74,8 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
+    ...progressOperations,
+    ...trainingDatasetOperations,
     openApiOperation,
   ];
 }
@@ -92,6 +101,8 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),
+    progressRoutes(deps),
+    trainingDatasetRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));

@@ -21,3 +21,21 @@ export {
   type SettlePaymentResult,
 } from './settle-payment.job';
 export { JOB_OWNER_FIELD, JOB_OWNER_PROPERTIES, jobOwnerOf } from './job-owner';
+export {
+  DEFAULT_HISTORY_LIMIT,
+  PROGRESS_REPORT_JOB,
+  progressReportPayloadSchema,
+  progressReportThroughQueue,
+  type ProgressReport,
+  type ProgressReportPayload,
+  type ProgressSession,
+} from './progress-report.job';
+export {
+  TRAINING_EXPORT_JOB,
+  TRAINING_EXPORT_ROWS,
+  trainingExportPayloadSchema,
+  trainingExportThroughQueue,
+  type LedgerPosition,
+  type TrainingExportManifest,
+  type TrainingExportPayload,
+} from './training-export.job';

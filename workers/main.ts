@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { QUEUE, SCORE_TEXT_JOB, SETTLE_PAYMENT_JOB } from '../jobs';
+import { PROGRESS_REPORT_JOB, TRAINING_EXPORT_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
@@ -25,6 +26,8 @@ import {
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
 import { createSettlePaymentProcessor } from './payments/settle-payment.processor';
+import { createProgressReportProcessor } from './exports/progress-report.processor';
+import { createTrainingExportProcessor } from './exports/training-export.processor';
 
 /** A running worker process: its BullMQ workers, thread pool and DataSource. */
 export interface WorkerRuntime {
@@ -110,6 +113,18 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   settlement.on('error', connectionErrorListener(log, { queue: QUEUE.settlement }, 'worker error'));
   settlement.on('failed', logFinalFailure(log, QUEUE.settlement));
 
+  // Exports read the ledger (progress reports, training-dataset manifests): database work, not CPU.
+  const exportsWorker = new Worker(
+    QUEUE.exports,
+    createDispatcher(QUEUE.exports, {
+      [PROGRESS_REPORT_JOB]: createProgressReportProcessor({ dataSource, log }),
+      [TRAINING_EXPORT_JOB]: createTrainingExportProcessor({ dataSource, log }),
+    }, foreignJobs),
+    leasedOptions(2),
+  );
+  exportsWorker.on('error', connectionErrorListener(log, { queue: QUEUE.exports }, 'worker error'));
+  exportsWorker.on('failed', logFinalFailure(log, QUEUE.exports));
+
   const maintenanceQueue = new Queue(QUEUE.maintenance, { connection, prefix });
   maintenanceQueue.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'queue error'));
   // Upserted at every start with fixed ids, so any number of workers registers each schedule once.
@@ -162,7 +177,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
       // step gets a deadline and the rest of the shutdown goes on regardless.
       closing ??= (async () => {
         try {
-          const closed = await within(Promise.all([scoring.close(), settlement.close(), maintenance.close()]), config.shutdownGraceMs);
+          const closed = await within(Promise.all([scoring.close(), settlement.close(), maintenance.close(), exportsWorker.close()]), config.shutdownGraceMs);
           if (!closed) log.warn({ graceMs: config.shutdownGraceMs }, 'workers did not close in time');
         } finally {
           try {

@@ -53,6 +53,7 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     facilitator: unused('facilitator'),
     feed: unused('feed'),
     corpusScores: unused('corpusScores'),
+    exports: unused('exports'),
     capacity: {
       async run(iterations) {
         capacityCalls.push(iterations);
