@@ -49,7 +49,7 @@ export async function runSimulateSession(deps: AppDeps, session: SimulateSession
       passed: verdict.passed,
       scorerVersion: score.scorer_version,
       ...frozenDimensions(verdict),
-      trainingText: session.store_text_for_training === true ? session.proposed_text : null,
+      ...(session.store_text_for_training === true ? { trainingText: session.proposed_text } : {}),
     },
     calibrationText: session.share_for_calibration && eligible ? session.proposed_text : null,
   };
