@@ -6,7 +6,7 @@ import { TRAINING_EXPORT_ROWS, type LedgerPosition, type TrainingExportManifest 
 export const DATASET_FORMAT = 'humanlike.training-dataset.v1';
 
 /** Rows read per keyset page: the most the web holds of one export at a time. */
-export const DATASET_PAGE_ROWS = 200;
+export const DATASET_PAGE_ROWS = 100;
 
 // Before every real position: PostgreSQL's -infinity sorts first, the nil uuid before any id.
 const START: LedgerPosition = { settled_at: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
