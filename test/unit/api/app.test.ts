@@ -223,7 +223,11 @@ describe('createApp (no network)', function () {
       const quotes = Object.values(body as Record<string, { quote?: { path: string } }>).filter((m) => m?.quote);
       expect(quotes.length).to.be.at.least(3);
       for (const m of quotes) expect((await http.get(m.quote!.path)).status, m.quote!.path).to.equal(402);
-      for (const m of ['duel_endpoint', 'progress_report_endpoint', 'rewrite_endpoint', 'roleplay_endpoint', 'coaching_endpoint']) {
+      for (const m of ['progress_report_endpoint', 'training_dataset_endpoint']) {
+        expect(body[m], m).to.include({ available: true });
+        expect(body[m].quote, m).to.deep.equal({ method: 'GET', path: body[m].path });
+      }
+      for (const m of ['duel_endpoint', 'rewrite_endpoint', 'roleplay_endpoint', 'coaching_endpoint']) {
         expect(body[m], m).to.include({ available: false });
         expect(body[m], m).not.to.have.property('quote');
         expect((await http.get(body[m].path)).status, body[m].path).to.equal(404);
