@@ -32,6 +32,11 @@ import { stressTestOperations } from './stress-test/stress-test.openapi';
 import { stressTestRoutes } from './stress-test/stress-test.routes';
 import { wishlistOperations } from './wishlist/wishlist.openapi';
 import { wishlistRoutes } from './wishlist/wishlist.routes';
+import type { ExportsQueue } from './http/exports-queue';
+import { progressOperations } from './progress/progress.openapi';
+import { progressRoutes } from './progress/progress.routes';
+import { trainingDatasetOperations } from './training-dataset/training-dataset.openapi';
+import { trainingDatasetRoutes } from './training-dataset/training-dataset.routes';
 
 /** The services families own, built once per process by `api/server.ts` and closed by it. */
 export interface FamilyServices {
@@ -43,6 +48,8 @@ export interface FamilyServices {
   corpusScores: CorpusScoreWriter;
   /** The `stress` queue and its QueueEvents, for the stress test. */
   stress: StressQueue;
+  /** The `exports` queue, for the progress report and the training-dataset export. */
+  exports: ExportsQueue;
 }
 
 /** Everything the API's families need: the core every family may use, plus the family services. */
@@ -76,6 +83,8 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...wishlistOperations,
     ...stressTestOperations,
     ...rewriteOperations,
+    ...progressOperations,
+    ...trainingDatasetOperations,
     openApiOperation,
   ];
 }
@@ -103,6 +112,8 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     wishlistRoutes(deps),
     stressTestRoutes(deps, deps.stress),
     rewriteRoutes(deps),
+    progressRoutes(deps),
+    trainingDatasetRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));

@@ -47,7 +47,13 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   const settlementEventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-settlement-events');
   const settlementEvents = createQueueEvents(QUEUE.settlement, settlementEventsRedis, config);
   settlementEvents.on('error', connectionErrorListener(logger, { queue: QUEUE.settlement }, 'queue events error'));
+  const exportsQueue = createQueue(QUEUE.exports, redis, config, owner);
+  exportsQueue.on('error', connectionErrorListener(logger, { queue: QUEUE.exports }, 'queue error'));
+  const exportsEventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-exports-events');
+  const exportsEvents = createQueueEvents(QUEUE.exports, exportsEventsRedis, config);
+  exportsEvents.on('error', connectionErrorListener(logger, { queue: QUEUE.exports }, 'queue events error'));
   await Promise.all([scoringEvents.waitUntilReady(), settlementEvents.waitUntilReady()]);
+  await exportsEvents.waitUntilReady();
   const feedRedis = createRedis(config.redis.url, 'worker', logger, 'web-feed-subscriber');
   const feed = createFeedHub(feedRedis, config.redis.queuePrefix, logger);
   const capacity = createCapacityRunner();
@@ -66,6 +72,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     feed,
     corpusScores: createCorpusScoreWriter(dataSource, logger),
     stress,
+    exports: { queue: exportsQueue, events: exportsEvents },
   };
   const close = async () => {
     try {
@@ -75,9 +82,11 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     } finally {
       try {
         await Promise.all([closeQueueEvents(scoringEvents, eventsRedis), closeQueueEvents(settlementEvents, settlementEventsRedis), stress.close()]);
+        await closeQueueEvents(exportsEvents, exportsEventsRedis);
       } finally {
         try {
           await Promise.all([scoringQueue.close(), settlementQueue.close()]);
+          await exportsQueue.close();
         } finally {
           try {
             await closeRedis(redis);

@@ -38,3 +38,21 @@ export {
   type RewriteJobResult,
   type RewritePayload,
 } from './rewrite.job';
+export {
+  DEFAULT_HISTORY_LIMIT,
+  PROGRESS_REPORT_JOB,
+  progressReportPayloadSchema,
+  progressReportThroughQueue,
+  type ProgressReport,
+  type ProgressReportPayload,
+  type ProgressSession,
+} from './progress-report.job';
+export {
+  TRAINING_EXPORT_JOB,
+  TRAINING_EXPORT_ROWS,
+  trainingExportPayloadSchema,
+  trainingExportThroughQueue,
+  type LedgerPosition,
+  type TrainingExportManifest,
+  type TrainingExportPayload,
+} from './training-export.job';

@@ -1,7 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { QUEUE, REWRITE_JOB, SCORE_TEXT_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB } from '../jobs';
-
+import { PROGRESS_REPORT_JOB, QUEUE, REWRITE_JOB, SCORE_TEXT_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB, TRAINING_EXPORT_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
@@ -28,6 +27,8 @@ import { createScoreTextProcessor } from './scoring/score-text.processor';
 import { createRewriteProcessor } from './scoring/rewrite.processor';
 import { createSettlePaymentProcessor } from './payments/settle-payment.processor';
 import { createStressTestProcessor } from './stress/stress-test.processor';
+import { createProgressReportProcessor } from './exports/progress-report.processor';
+import { createTrainingExportProcessor } from './exports/training-export.processor';
 
 /** A running worker process: its BullMQ workers, thread pool and DataSource. */
 export interface WorkerRuntime {
@@ -126,6 +127,18 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   settlement.on('error', connectionErrorListener(log, { queue: QUEUE.settlement }, 'worker error'));
   settlement.on('failed', logFinalFailure(log, QUEUE.settlement));
 
+  // Exports read the ledger (progress reports, training-dataset manifests): database work, not CPU.
+  const exportsWorker = new Worker(
+    QUEUE.exports,
+    createDispatcher(QUEUE.exports, {
+      [PROGRESS_REPORT_JOB]: createProgressReportProcessor({ dataSource, log }),
+      [TRAINING_EXPORT_JOB]: createTrainingExportProcessor({ dataSource, log }),
+    }, foreignJobs),
+    leasedOptions(2),
+  );
+  exportsWorker.on('error', connectionErrorListener(log, { queue: QUEUE.exports }, 'worker error'));
+  exportsWorker.on('failed', logFinalFailure(log, QUEUE.exports));
+
   const maintenanceQueue = new Queue(QUEUE.maintenance, { connection, prefix });
   maintenanceQueue.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'queue error'));
   // Upserted at every start with fixed ids, so any number of workers registers each schedule once.
@@ -178,7 +191,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
       // step gets a deadline and the rest of the shutdown goes on regardless.
       closing ??= (async () => {
         try {
-          const closed = await within(Promise.all([scoring.close(), settlement.close(), maintenance.close(), stress.close()]), config.shutdownGraceMs);
+          const closed = await within(Promise.all([scoring.close(), settlement.close(), maintenance.close(), stress.close(), exportsWorker.close()]), config.shutdownGraceMs);
           if (!closed) log.warn({ graceMs: config.shutdownGraceMs }, 'workers did not close in time');
         } finally {
           try {

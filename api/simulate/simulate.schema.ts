@@ -22,6 +22,7 @@ export interface SimulateRequest {
   target_profile: string;
   tier?: SimulateTier;
   share_for_calibration?: boolean;
+  store_text_for_training?: boolean;
   tx_hash?: string;
   incoming_message?: string;
 }
@@ -49,6 +50,14 @@ export const simulateRequestSchema = {
       type: 'boolean',
       default: false,
       description: `Consent to keep the text for manual calibration review, only if it scores above ${PRODUCT_TERMS.calibrationThresholdPct}. No discount.`,
+    },
+    store_text_for_training: {
+      type: 'boolean',
+      default: false,
+      description:
+        "Opt in to keeping this reply's text with the session's ledger row, so POST /api/training-dataset exports it. " +
+        'Default false: only the scores, the frozen persona targets and the measured dimensions are kept. Asked per paid ' +
+        'request; consent given in the free tier never carries over.',
     },
     tx_hash: TX_HASH_SCHEMA,
     incoming_message: INCOMING_MESSAGE_SCHEMA,

@@ -5,6 +5,17 @@ import { scoreInputFrom } from '../http/score-input';
 import type { PaidWorkContext, WorkOutcome } from '../payments/paid-work';
 import { presentSession } from './present-session';
 import type { SimulateRequest, SimulateTier } from './simulate.schema';
+import type { ProfileResult } from '../../shared/scoring/result-types';
+import type { SessionSummary } from '../../shared/payments/authorization-store';
+
+// The targets in force now and what was measured, frozen into the ledger row (issue 11).
+function frozenDimensions(verdict: ProfileResult): Pick<SessionSummary, 'personaTargets' | 'measuredDimensions'> {
+  const text = Object.entries(verdict.dimensions).filter(([id]) => id !== 'timing') as Array<[string, { target: number; tolerance: number; measured: number }]>;
+  return {
+    personaTargets: Object.fromEntries(text.map(([id, d]) => [id, { target: d.target, tolerance: d.tolerance }])),
+    measuredDimensions: Object.fromEntries(text.map(([id, d]) => [id, d.measured])),
+  };
+}
 
 /** A simulate request with its defaults applied. */
 export type SimulateSession = SimulateRequest & { tier: SimulateTier; share_for_calibration: boolean };
@@ -32,7 +43,14 @@ export async function runSimulateSession(deps: AppDeps, session: SimulateSession
   const eligible = verdict.eq_score > PRODUCT_TERMS.calibrationThresholdPct;
   return {
     response: presentSession(score, { resultId: paid.resultId, tier: session.tier, calibration: { requested: session.share_for_calibration, eligible } }),
-    summary: { profile: verdict.profile, score: verdict.eq_score, passed: verdict.passed, scorerVersion: score.scorer_version },
+    summary: {
+      profile: verdict.profile,
+      score: verdict.eq_score,
+      passed: verdict.passed,
+      scorerVersion: score.scorer_version,
+      ...frozenDimensions(verdict),
+      ...(session.store_text_for_training === true ? { trainingText: session.proposed_text } : {}),
+    },
     calibrationText: session.share_for_calibration && eligible ? session.proposed_text : null,
   };
 }

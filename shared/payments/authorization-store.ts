@@ -39,6 +39,15 @@ export interface SessionSummary {
   scorerVersion: string;
   /** A referral code to bind at settlement (a new wallet's first purchase; section 8 "Referral program"). */
   referralCode?: string | null;
+  /** The persona targets in force when scored, per text dimension; frozen into the ledger row. */
+  personaTargets?: Record<string, { target: number; tolerance: number }> | null;
+  /** The measured value of each text dimension. */
+  measuredDimensions?: Record<string, number> | null;
+  /**
+   * The reply's text, only when the request opted in to storing it for training
+   * (`store_text_for_training`); written to the ledger row and dropped from this summary at settlement.
+   */
+  trainingText?: string | null;
 }
 
 /** A stored authorization: the reservation, and what happened to it since. */
@@ -99,8 +108,8 @@ const INSERT_LEDGER: HotStatement = {
   name: 'ledger_insert',
   text: `INSERT INTO ledger_sessions
            (authorization_id, product, tier, profile, score, passed, result_id, network, asset, amount, transaction, payer,
-            request_hash, created_at, settled_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+            request_hash, created_at, settled_at, persona_targets, measured_dimensions, training_text)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
          RETURNING id, settled_at`,
 };
 
@@ -321,7 +330,14 @@ export async function recordSettlement(ds: DataSource, id: string, transaction: 
       row.requestHash,
       row.createdAt,
       row.settledAt,
+      summary?.personaTargets ? JSON.stringify(summary.personaTargets) : null,
+      summary?.measuredDimensions ? JSON.stringify(summary.measuredDimensions) : null,
+      summary?.trainingText ?? null,
     ]);
+    // The consented text lives in the ledger row only; the replay copy of the summary drops it.
+    if (summary?.trainingText != null) {
+      await tx.query(`UPDATE payment_authorizations SET summary = summary - 'trainingText' WHERE id = $1`, [row.id]);
+    }
     if (row.calibrationText !== null && summary?.profile && summary.score !== null) {
       await tx.query(
         `INSERT INTO calibration_shares (result_id, profile, eq_score, text, scorer_version) VALUES ($1, $2, $3, $4, $5)

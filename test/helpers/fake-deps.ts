@@ -54,6 +54,7 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     feed: unused('feed'),
     corpusScores: unused('corpusScores'),
     stress: unused('stress'),
+    exports: unused('exports'),
     capacity: {
       async run(iterations) {
         capacityCalls.push(iterations);

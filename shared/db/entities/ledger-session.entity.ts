@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { PaymentAuthorization } from './payment-authorization.entity';
 
 /** One settled paid session; written once per authorization, in the transaction that marks it settled. */
@@ -7,6 +7,9 @@ import { PaymentAuthorization } from './payment-authorization.entity';
 @Unique('uq_ledger_sessions_result_id', ['resultId'])
 @Index('ix_ledger_sessions_payer', ['payer'])
 @Index('ix_ledger_sessions_settled_at', ['settledAt'])
+@Index('ix_ledger_sessions_payer_settled', ['payer', 'settledAt', 'id'])
+@Check('ck_ledger_sessions_persona_targets', `persona_targets IS NULL OR jsonb_typeof(persona_targets) = 'object'`)
+@Check('ck_ledger_sessions_measured_dimensions', `measured_dimensions IS NULL OR jsonb_typeof(measured_dimensions) = 'object'`)
 export class LedgerSession {
   @PrimaryGeneratedColumn('uuid', { name: 'id', primaryKeyConstraintName: 'pk_ledger_sessions' })
   id!: string;
@@ -60,4 +63,20 @@ export class LedgerSession {
 
   @Column({ name: 'settled_at', type: 'timestamptz', default: () => 'now()' })
   settledAt!: Date;
+
+  /**
+   * The persona targets in force when the session was scored, per text dimension
+   * (`{ formality: { target, tolerance }, ... }`); frozen, so a later profile change never rewrites
+   * history. Null for sessions settled before they were recorded, and for products that score none.
+   */
+  @Column({ name: 'persona_targets', type: 'jsonb', nullable: true })
+  personaTargets!: Record<string, { target: number; tolerance: number }> | null;
+
+  /** The measured value of each text dimension (`{ formality: 0.41, ... }`), beside the targets. */
+  @Column({ name: 'measured_dimensions', type: 'jsonb', nullable: true })
+  measuredDimensions!: Record<string, number> | null;
+
+  /** The reply's text, only where the wallet opted in (`store_text_for_training`); otherwise null. */
+  @Column({ name: 'training_text', type: 'text', nullable: true })
+  trainingText!: string | null;
 }

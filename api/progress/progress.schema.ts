@@ -1,0 +1,27 @@
+import { DEFAULT_HISTORY_LIMIT } from '../../jobs';
+import { TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
+
+/** Body of `POST /api/progress`. */
+export interface ProgressRequest {
+  wallet_address: string;
+  history_limit?: number;
+  tx_hash?: string;
+}
+
+/** JSON schema of {@link ProgressRequest}; validates requests and is published in the OpenAPI document. */
+export const progressRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['wallet_address'],
+  properties: {
+    wallet_address: { ...WALLET_ADDRESS_SCHEMA, description: `${WALLET_ADDRESS_SCHEMA.description} The report covers this wallet's ledger.` },
+    history_limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 200,
+      default: DEFAULT_HISTORY_LIMIT,
+      description: 'How many of the newest sessions the report lists one by one (the statistics cover up to 1000).',
+    },
+    tx_hash: TX_HASH_SCHEMA,
+  },
+} as const;
