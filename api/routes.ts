@@ -23,6 +23,8 @@ import { profileOperations } from './profiles/profiles.openapi';
 import { profileRoutes } from './profiles/profiles.routes';
 import { referralOperations } from './referrals/referrals.openapi';
 import { referralRoutes } from './referrals/referrals.routes';
+import { scriptCheckOperations } from './script-check/script-check.openapi';
+import { scriptCheckRoutes } from './script-check/script-check.routes';
 import { simulateOperations } from './simulate/simulate.openapi';
 import { simulateRoutes } from './simulate/simulate.routes';
 import { wishlistOperations } from './wishlist/wishlist.openapi';
@@ -63,6 +65,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...corpusOperations,
     ...scoreOperations(config.freeTier),
     ...simulateOperations,
+    ...scriptCheckOperations,
     ...bundleOperations,
     ...referralOperations,
     ...feedOperations,
@@ -88,6 +91,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     corpusRoutes(deps),
     scoreRoutes(deps),
     simulateRoutes(deps),
+    scriptCheckRoutes(deps),
     bundleRoutes(deps),
     referralRoutes(deps),
     feedRoutes(deps),

@@ -21,3 +21,11 @@ export {
   type SettlePaymentResult,
 } from './settle-payment.job';
 export { JOB_OWNER_FIELD, JOB_OWNER_PROPERTIES, jobOwnerOf } from './job-owner';
+export {
+  SCRIPT_CHECK_JOB,
+  scriptCheckJobIdFor,
+  scriptCheckPayloadSchema,
+  scriptCheckThroughQueue,
+  type ScriptCheckJobResult,
+  type ScriptCheckPayload,
+} from './script-check.job';

@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { QUEUE, SCORE_TEXT_JOB, SETTLE_PAYMENT_JOB } from '../jobs';
+import { SCRIPT_CHECK_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
@@ -24,6 +25,7 @@ import {
 } from './maintenance/maintenance.processor';
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
+import { createScriptCheckProcessor } from './scoring/script-check.processor';
 import { createSettlePaymentProcessor } from './payments/settle-payment.processor';
 
 /** A running worker process: its BullMQ workers, thread pool and DataSource. */
@@ -83,6 +85,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     QUEUE.scoring,
     createDispatcher(QUEUE.scoring, {
       [SCORE_TEXT_JOB]: createScoreTextProcessor({ pool, log }),
+      [SCRIPT_CHECK_JOB]: createScriptCheckProcessor({ log }),
     }, foreignJobs),
     leasedOptions(config.scoring.concurrency),
   );
