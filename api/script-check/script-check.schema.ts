@@ -23,7 +23,11 @@ export const scriptCheckRequestSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['wallet_address', 'reply_text'],
-  anyOf: [{ required: ['approved_facts'] }, { required: ['source_text'] }],
+  // `properties: { x: true }` only names the field for ajv's strict mode; its schema is below.
+  anyOf: [
+    { required: ['approved_facts'], properties: { approved_facts: true } },
+    { required: ['source_text'], properties: { source_text: true } },
+  ],
   properties: {
     wallet_address: WALLET_ADDRESS_SCHEMA,
     reply_text: {
