@@ -85,7 +85,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     QUEUE.scoring,
     createDispatcher(QUEUE.scoring, {
       [SCORE_TEXT_JOB]: createScoreTextProcessor({ pool, log }),
-      [SCRIPT_CHECK_JOB]: createScriptCheckProcessor({ log }),
+      [SCRIPT_CHECK_JOB]: createScriptCheckProcessor({ pool, log }),
     }, foreignJobs),
     leasedOptions(config.scoring.concurrency),
   );

@@ -2,9 +2,9 @@ import { MAX_TEXT_CHARS } from '../../shared/scoring/limits';
 import { PROPOSED_TEXT_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
 
 /** Most approved facts in one request. */
-export const MAX_APPROVED_FACTS = 200;
+export const MAX_APPROVED_FACTS = 100;
 /** Longest approved fact (UTF-16 code units, like every text limit here). */
-export const MAX_FACT_CHARS = 2_000;
+export const MAX_FACT_CHARS = 1_000;
 
 /** Body of `POST /api/script-check`. */
 export interface ScriptCheckRequest {

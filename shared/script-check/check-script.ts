@@ -71,11 +71,21 @@ export function checkScript(input: ScriptCheckInput): ScriptCheckResult {
   if (input.source_text !== undefined) {
     for (const c of extractClaims(input.source_text)) approved.push({ ...c, source: { from: 'source_text', start: c.start, end: c.end, text: c.text } });
   }
-  const knownProducts = [...new Set(approved.filter((c) => c.kind === 'product').map((c) => c.text))].sort((a, b) => b.length - a.length);
+  const knownProducts = approved.filter((c) => c.kind === 'product').map((c) => c.text);
+  // First approved claim per kind and value, and the first three distinct texts per kind.
+  const firstByValue = new Map<string, ApprovedClaim>();
+  const textsByKind = new Map<ClaimKind, Set<string>>();
+  for (const a of approved) {
+    const key = `${a.kind}\u0000${a.value}`;
+    if (!firstByValue.has(key)) firstByValue.set(key, a);
+    const texts = textsByKind.get(a.kind) ?? new Set<string>();
+    if (texts.size < 3) texts.add(a.text);
+    textsByKind.set(a.kind, texts);
+  }
 
   const claims: CheckedClaim[] = extractClaims(input.reply_text, { knownProducts }).map((claim) => {
-    const match = approved.find((a) => a.kind === claim.kind && a.value === claim.value);
-    const alternatives = match ? [] : [...new Set(approved.filter((a) => a.kind === claim.kind).map((a) => a.text))].slice(0, 3);
+    const match = firstByValue.get(`${claim.kind}\u0000${claim.value}`);
+    const alternatives = match ? [] : [...(textsByKind.get(claim.kind) ?? [])];
     return { ...claim, on_script: match !== undefined, matched: match?.source ?? null, approved_alternatives: alternatives };
   });
   const on = claims.filter((c) => c.on_script).length;

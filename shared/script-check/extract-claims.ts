@@ -84,9 +84,16 @@ const LEADING_WORDS = new Set(
  */
 export function extractClaims(text: string, options: ExtractOptions = {}): Claim[] {
   const claims: Claim[] = [];
-  const free = (start: number, end: number) => claims.every((c) => end <= c.start || start >= c.end);
+  // Which code units a claim already covers: overlap checks stay linear in the claim's length.
+  const taken = new Uint8Array(text.length);
+  const free = (start: number, end: number) => {
+    for (let i = start; i < end; i++) if (taken[i]) return false;
+    return true;
+  };
   const add = (kind: ClaimKind, start: number, end: number, value: string) => {
-    if (start < end && free(start, end)) claims.push({ kind, text: text.slice(start, end), start, end, value });
+    if (start >= end || !free(start, end)) return;
+    taken.fill(1, start, end);
+    claims.push({ kind, text: text.slice(start, end), start, end, value });
   };
 
   for (const m of linkify.match(text) ?? []) {
@@ -99,9 +106,7 @@ export function extractClaims(text: string, options: ExtractOptions = {}): Claim
 
   const numbers = numericExpressions(text);
   for (const n of numbers) if (n.kind !== 'number') add(n.kind, n.start, n.end, n.value);
-  for (const name of options.knownProducts ?? []) {
-    for (const m of text.matchAll(knownNamePattern(name))) add('product', m.index, m.index + m[0].length, productValue(m[0]));
-  }
+  for (const run of knownNames(text, options.knownProducts ?? [])) add('product', run.start, run.end, productValue(run.text));
   for (const run of capitalizedRuns(text, free)) add('product', run.start, run.end, productValue(run.text));
   for (const n of numbers) if (n.kind === 'number' && !n.loneOne) add('number', n.start, n.end, n.value);
   return claims.sort((a, b) => a.start - b.start);
@@ -124,9 +129,34 @@ function productValue(name: string): string {
   return name.toLowerCase().split(/\s+/).join(' ');
 }
 
-function knownNamePattern(name: string): RegExp {
-  const words = name.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu');
+const WORD = /[\p{L}\p{N}]+(?:['’&+-][\p{L}\p{N}]+)*/gu;
+
+function wordsOf(text: string): Array<{ word: string; start: number; end: number }> {
+  return [...text.matchAll(WORD)].map((m) => ({ word: m[0], start: m.index, end: m.index + m[0].length }));
+}
+
+// Known names in any letter case, longest first at each word, as word sequences split by
+// whitespace: one pass over the text's words, however many names the approved material has.
+function knownNames(text: string, names: readonly string[]): Run[] {
+  const known = new Set(names.map(productValue));
+  if (known.size === 0) return [];
+  const longest = Math.max(...[...known].map((n) => n.split(' ').length));
+  const words = wordsOf(text);
+  const runs: Run[] = [];
+  for (let i = 0; i < words.length; i++) {
+    let joined = '';
+    let match = -1;
+    for (let j = i; j < words.length && j - i < longest; j++) {
+      if (j > i && !/^\s+$/.test(text.slice(words[j - 1].end, words[j].start))) break;
+      joined = j === i ? words[j].word.toLowerCase() : `${joined} ${words[j].word.toLowerCase()}`;
+      if (known.has(joined)) match = j;
+    }
+    if (match >= 0) {
+      runs.push({ start: words[i].start, end: words[match].end, text: text.slice(words[i].start, words[match].end) });
+      i = match;
+    }
+  }
+  return runs;
 }
 
 interface NumericExpression {
@@ -199,7 +229,7 @@ interface Run {
 
 // Runs of capitalized words (or digits after one) separated by single spaces, on one line.
 function capitalizedRuns(text: string, free: (start: number, end: number) => boolean): Run[] {
-  const tokens = [...text.matchAll(/[\p{L}\p{N}]+(?:['’&+-][\p{L}\p{N}]+)*/gu)].map((m) => ({ word: m[0], start: m.index, end: m.index + m[0].length }));
+  const tokens = wordsOf(text);
   const runs: Run[] = [];
   let current: typeof tokens = [];
   const flush = () => {
