@@ -50,6 +50,12 @@ export default [
               from: ['./shared/db', './shared/redis.ts', './shared/logger.ts', './shared/config.ts', './shared/payments', './shared/http'],
               message: 'the engine and the threads import no db, redis, logger or config.',
             },
+            // The script check's matching is pure string and number work, run inside a worker job.
+            {
+              target: './shared/script-check',
+              from: ['./shared/db', './shared/redis.ts', './shared/logger.ts', './shared/config.ts', './shared/payments', './shared/http'],
+              message: 'the script-check matching imports no db, redis, logger or config.',
+            },
             // A migration stays frozen while the model changes.
             { target: './migrations', from: ['./api', './workers', './jobs', './shared', ...everyOtherProcess], message: 'migrations import only typeorm.' },
             // The facilitator and the CLI are their own programs over shared code.

@@ -25,6 +25,8 @@ import { referralOperations } from './referrals/referrals.openapi';
 import { referralRoutes } from './referrals/referrals.routes';
 import { rewriteOperations } from './rewrite/rewrite.openapi';
 import { rewriteRoutes } from './rewrite/rewrite.routes';
+import { scriptCheckOperations } from './script-check/script-check.openapi';
+import { scriptCheckRoutes } from './script-check/script-check.routes';
 import { simulateOperations } from './simulate/simulate.openapi';
 import { simulateRoutes } from './simulate/simulate.routes';
 import type { StressQueue } from './stress-test/stress-queue';
@@ -77,6 +79,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...corpusOperations,
     ...scoreOperations(config.freeTier),
     ...simulateOperations,
+    ...scriptCheckOperations,
     ...bundleOperations,
     ...referralOperations,
     ...feedOperations,
@@ -106,6 +109,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     corpusRoutes(deps),
     scoreRoutes(deps),
     simulateRoutes(deps),
+    scriptCheckRoutes(deps),
     bundleRoutes(deps),
     referralRoutes(deps),
     feedRoutes(deps),

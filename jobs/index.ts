@@ -56,3 +56,11 @@ export {
   type TrainingExportManifest,
   type TrainingExportPayload,
 } from './training-export.job';
+export {
+  SCRIPT_CHECK_JOB,
+  scriptCheckJobIdFor,
+  scriptCheckPayloadSchema,
+  scriptCheckThroughQueue,
+  type ScriptCheckJobResult,
+  type ScriptCheckPayload,
+} from './script-check.job';

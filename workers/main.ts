@@ -1,6 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { PROGRESS_REPORT_JOB, QUEUE, REWRITE_JOB, SCORE_TEXT_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB, TRAINING_EXPORT_JOB } from '../jobs';
+import { PROGRESS_REPORT_JOB, QUEUE, REWRITE_JOB, SCORE_TEXT_JOB, SCRIPT_CHECK_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB, TRAINING_EXPORT_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
@@ -25,6 +25,7 @@ import {
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
 import { createRewriteProcessor } from './scoring/rewrite.processor';
+import { createScriptCheckProcessor } from './scoring/script-check.processor';
 import { createSettlePaymentProcessor } from './payments/settle-payment.processor';
 import { createStressTestProcessor } from './stress/stress-test.processor';
 import { createProgressReportProcessor } from './exports/progress-report.processor';
@@ -88,6 +89,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     createDispatcher(QUEUE.scoring, {
       [SCORE_TEXT_JOB]: createScoreTextProcessor({ pool, log }),
       [REWRITE_JOB]: createRewriteProcessor({ pool, log }),
+      [SCRIPT_CHECK_JOB]: createScriptCheckProcessor({ pool, log }),
     }, foreignJobs),
     leasedOptions(config.scoring.concurrency),
   );

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { Command } from 'commander';
-import { payForSession, PaymentRefusedError, ServerUnreachableError, type PaidSessionOutcome, type PayEvent } from '../pay/pay-for-session';
+import { PRODUCTS } from '../../shared/products';
+import { payForSession, SIMULATE_PATH, type ProductRequest, PaymentRefusedError, ServerUnreachableError, type PaidSessionOutcome, type PayEvent } from '../pay/pay-for-session';
 import { defaultStateDir } from '../pay/state-dir';
 import { CliUsageError, readAll, type CliIo } from '../io';
 import { atomicUnitsOption, httpUrlOption, networkOption, secondsOption, tokenAddressOption } from '../options';
@@ -10,7 +11,10 @@ import { runCommand } from '../run-command';
 /** The parsed flags of `humanlike pay`. */
 interface PayFlags {
   url: string;
-  profile: string;
+  product: string;
+  body?: string;
+  bodyFile?: string;
+  profile?: string;
   delay: number;
   incoming?: string;
   deep: boolean;
@@ -24,9 +28,15 @@ interface PayFlags {
 }
 
 const DESCRIPTION =
-  'A paid session on a humanlike server (POST /api/simulate, x402 v2): takes the 402 challenge, signs its EVM requirement ' +
+  'A paid call on a humanlike server (x402 v2): a simulate session (POST /api/simulate) from the reply and its flags, or ' +
+  'any paid product with --product and its JSON body. Takes the 402 challenge, signs its EVM requirement ' +
   '(EIP-3009 USDC) with HUMANLIKE_PRIVATE_KEY (or --key-file), sends the same request with the signature, and prints the ' +
   'result and the decoded receipt.';
+
+// Paid products by their catalog id (the ledger's product column), e.g. script-check -> /api/script-check.
+const PRODUCT_PATHS: ReadonlyMap<string, string> = new Map(Object.values(PRODUCTS).map((p) => [p.id, p.path]));
+// Flags that describe a simulate session; another product takes its whole request from --body.
+const SESSION_FLAGS = ['profile', 'delay', 'incoming', 'deep'] as const;
 
 const NOTES = `
 It pays only in x402 default assets (Base USDC) unless --asset allows another token (the test USDC
@@ -42,9 +52,15 @@ request and wallet) resumes it: it is never charged twice.
 Exit status: 0 the paid result came, 1 the server refused or failed (or the payment is pending),
 2 bad arguments or input.
 
-Example:
+Another paid product: --product ID (${[...PRODUCT_PATHS.keys()].join(', ')}) with its request
+body as JSON in --body or --body-file (a path, or - for stdin); wallet_address is filled in from the
+key. The same rules apply: a request is never paid twice.
+
+Examples:
   HUMANLIKE_PRIVATE_KEY=0x... humanlike pay --asset 0x... --profile grief-support-peer --deep \\
-    "Oh no, I'm so sorry. Want me to call you tonight?"`;
+    "Oh no, I'm so sorry. Want me to call you tonight?"
+  HUMANLIKE_PRIVATE_KEY=0x... humanlike pay --asset 0x... --product script-check \\
+    --body '{"reply_text": "Acme Pro is $5 a month.", "approved_facts": ["Acme Pro costs $5.00 per month."]}'`;
 
 function privateKeyFrom(keyFile: string | undefined, env: NodeJS.ProcessEnv): `0x${string}` {
   // Never a command-line argument: argv is visible to every user of the machine.
@@ -60,10 +76,29 @@ function privateKeyFrom(keyFile: string | undefined, env: NodeJS.ProcessEnv): `0
   return key as `0x${string}`;
 }
 
+function renderScriptCheck(body: Record<string, any>): string[] {
+  const lines = [
+    // The response's method_note says it at length; one line here.
+    `Adherence ${body.adherence_score} (${body.on_script} of ${body.claims_checked} claims on script; string and number matching, not a factual-accuracy check)`,
+  ];
+  for (const c of body.claims as Array<Record<string, any>>) {
+    const approved = !c.on_script && c.approved_alternatives.length > 0 ? ` (approved: ${c.approved_alternatives.map((a: string) => JSON.stringify(a)).join(', ')})` : '';
+    lines.push(`  ${c.on_script ? 'on ' : 'off'} ${c.kind} ${JSON.stringify(c.text)} at ${c.start}-${c.end}${approved}`);
+  }
+  lines.push(`Next step: ${body.improvement}`);
+  return lines;
+}
+
 function render(outcome: PaidSessionOutcome): string {
   const lines: string[] = [];
   const body = outcome.body as Record<string, any> | null;
-  if (outcome.status === 200 && body?.score) {
+  if (outcome.status === 200 && body?.method === 'string_and_number_matching' && Array.isArray(body.claims)) {
+    lines.push(...renderScriptCheck(body));
+    lines.push(`Result id: ${body.result_id}; your referral code: ${body.referral_code}${outcome.replayed ? ' (replayed delivery)' : ''}`);
+  } else if (outcome.status === 200 && body && !body.score) {
+    // A product this client has no layout for: its answer as it came.
+    lines.push(JSON.stringify(body, null, 2));
+  } else if (outcome.status === 200 && body?.score) {
     lines.push(`EQ score ${body.score.eq_score} (${body.score.passed ? 'passed' : 'not passed'}) against ${body.target_profile}; human-likeness ${body.score.human_likeness}`);
     lines.push(`Add to the system prompt: ${body.score.suggested_prompt_addition}`);
     lines.push(String(body.improvement));
@@ -97,14 +132,69 @@ function describeFailure(err: unknown, flags: PayFlags): string {
   return (err as Error).message;
 }
 
-async function runPay(words: string[], flags: PayFlags, io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+async function sessionRequest(words: string[], flags: PayFlags, io: CliIo): Promise<ProductRequest> {
+  if (flags.profile === undefined) throw new CliUsageError('--profile <id> is required for a simulate session (another product takes --product and --body)');
   const text = words.length === 0 || (words.length === 1 && words[0] === '-') ? (await readAll(io.stdin)).trim() : words.join(' ');
   if (!text) throw new CliUsageError('give the reply to score as TEXT or on stdin');
+  return {
+    proposed_text: text,
+    response_delay_seconds: flags.delay,
+    target_profile: flags.profile,
+    tier: flags.deep ? 'deep' : 'basic',
+    ...(flags.incoming ? { incoming_message: flags.incoming } : {}),
+  };
+}
+
+async function productBody(flags: PayFlags, io: CliIo): Promise<ProductRequest> {
+  let raw: string;
+  let source: string;
+  if (flags.body !== undefined) {
+    if (flags.bodyFile !== undefined) throw new CliUsageError('give the request body once: --body or --body-file, not both');
+    raw = flags.body;
+    source = '--body';
+  } else {
+    source = `--body-file ${flags.bodyFile}`;
+    try {
+      raw = flags.bodyFile === '-' ? await readAll(io.stdin) : readFileSync(String(flags.bodyFile), 'utf8');
+    } catch (err) {
+      throw new CliUsageError(`cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (err) {
+    throw new CliUsageError(`${source} is not JSON: ${(err as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliUsageError(`${source} must be a JSON object (the request body)`);
+  if ('wallet_address' in parsed) throw new CliUsageError(`leave wallet_address out of ${source}: it is the paying key's address, filled in by the client`);
+  return parsed as ProductRequest;
+}
+
+/** The product path and request body the flags describe; usage errors before any key is read. */
+async function paidRequest(words: string[], flags: PayFlags, io: CliIo, sources: (flag: string) => string | undefined): Promise<{ path: string; request: ProductRequest }> {
+  const path = PRODUCT_PATHS.get(flags.product);
+  if (!path) throw new CliUsageError(`--product must be one of ${[...PRODUCT_PATHS.keys()].join(', ')}, got "${flags.product}"`);
+  const hasBody = flags.body !== undefined || flags.bodyFile !== undefined;
+  if (!hasBody) {
+    if (path !== SIMULATE_PATH) throw new CliUsageError(`--product ${flags.product} takes its request as JSON: give --body '{...}' or --body-file PATH`);
+    return { path, request: await sessionRequest(words, flags, io) };
+  }
+  const sessionFlags = SESSION_FLAGS.filter((flag) => sources(flag) === 'cli').map((flag) => `--${flag}`);
+  if (words.length > 0 || sessionFlags.length > 0) {
+    throw new CliUsageError(`with --body or --body-file the whole request is that JSON: drop ${[...sessionFlags, ...(words.length > 0 ? ['the TEXT argument'] : [])].join(', ')}`);
+  }
+  return { path, request: await productBody(flags, io) };
+}
+
+async function runPay(words: string[], flags: PayFlags, io: CliIo, env: NodeJS.ProcessEnv, sources: (flag: string) => string | undefined): Promise<number> {
+  const { path, request } = await paidRequest(words, flags, io, sources);
   const privateKey = privateKeyFrom(flags.keyFile, env);
   let outcome: PaidSessionOutcome;
   try {
     outcome = await payForSession({
       url: flags.url,
+      path,
       privateKey,
       maxAmount: flags.maxAmount,
       idempotencyKey: flags.idempotencyKey,
@@ -112,13 +202,7 @@ async function runPay(words: string[], flags: PayFlags, io: CliIo, env: NodeJS.P
       retryForMs: flags.retryFor * 1000,
       stateDir: defaultStateDir(env, homedir()),
       onEvent: (event) => io.stderr.write(describeEvent(event)),
-      request: {
-        proposed_text: text,
-        response_delay_seconds: flags.delay,
-        target_profile: flags.profile,
-        tier: flags.deep ? 'deep' : 'basic',
-        ...(flags.incoming ? { incoming_message: flags.incoming } : {}),
-      },
+      request,
     });
   } catch (err) {
     // Any failure of the call (an unreadable state file, a full disk) is one line and exit 1, never a stack.
@@ -134,18 +218,22 @@ async function runPay(words: string[], flags: PayFlags, io: CliIo, env: NodeJS.P
 }
 
 /**
- * Defines `humanlike pay`: a paid POST /api/simulate from a private key (x402 v2, EIP-3009).
+ * Defines `humanlike pay`: a paid POST /api/simulate, or to any paid product with `--product` and
+ * `--body`/`--body-file`, from a private key (x402 v2, EIP-3009).
  * @param io - streams
  * @param env - environment (the private key, the state directory)
  * @param report - receives the exit code: 0 when the paid result came, 1 when the server refused or failed
  * @returns the command
  */
 export function createPayCommand(io: CliIo, env: NodeJS.ProcessEnv, report: (code: number) => void): Command {
-  return new Command('pay')
-    .summary('a paid session on a humanlike server (x402, from a private key)')
+  const command = new Command('pay')
+    .summary('a paid call on a humanlike server (x402, from a private key)')
     .description(DESCRIPTION)
     .argument('[text...]', 'the reply to score; "-" or nothing reads it from stdin')
-    .requiredOption('--profile <id>', 'a profile id (see "humanlike profiles")')
+    .option('--profile <id>', 'a profile id (see "humanlike profiles"); required for a simulate session')
+    .option('--product <id>', 'the paid product, by catalog id (e.g. script-check)', 'simulate')
+    .option('--body <json>', "another product's request body, as JSON (wallet_address is added)")
+    .option('--body-file <path>', "another product's request body, as a JSON file (- for stdin)")
     .option('--url <url>', 'base URL of the server', httpUrlOption, 'http://localhost:3000')
     .option('--delay <seconds>', 'seconds the agent waited before replying', secondsOption('--delay'), 20)
     .option('--incoming <text>', 'the message being answered')
@@ -158,7 +246,8 @@ export function createPayCommand(io: CliIo, env: NodeJS.ProcessEnv, report: (cod
     .option('--key-file <path>', 'read the private key from this file instead of HUMANLIKE_PRIVATE_KEY')
     .option('--retry-for <seconds>', 'how long to send the same signed payment again while the answer is not final', secondsOption('--retry-for'), 30)
     .addHelpText('after', NOTES)
-    .action(async (words: string[], flags: PayFlags) => report(await runPay(words, flags, io, env)));
+    .action(async (words: string[], flags: PayFlags) => report(await runPay(words, flags, io, env, (flag) => command.getOptionValueSource(flag))));
+  return command;
 }
 
 /**

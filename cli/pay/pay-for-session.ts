@@ -23,6 +23,15 @@ export interface SessionRequest {
   share_for_calibration?: boolean;
 }
 
+/**
+ * The body of another paid product (e.g. `{ reply_text, approved_facts }` for `/api/script-check`),
+ * sent as it is; `wallet_address` is filled in from the key.
+ */
+export type ProductRequest = Readonly<Record<string, unknown>>;
+
+/** The path of a paid simulate session, the default product. */
+export const SIMULATE_PATH = '/api/simulate';
+
 /** What {@link payForSession} reports while it works (the CLI prints these). */
 export type PayEvent =
   /** A payment signed by an earlier call of the same request got no final answer: it is sent again instead of a new one. */
@@ -36,7 +45,10 @@ export interface PayForSessionOptions {
   url: string;
   /** The payer's private key; it signs the EIP-3009 authorization locally and is never sent. */
   privateKey: `0x${string}`;
-  request: SessionRequest;
+  /** The paid product's path (default `/api/simulate`), e.g. `/api/script-check`. */
+  path?: string;
+  /** The request body: a simulate session, or the body of the product at `path`. */
+  request: SessionRequest | ProductRequest;
   /** Refuse to sign for more than this many atomic units (default 1,000,000 = 1 USDC). */
   maxAmount?: bigint;
   /**
@@ -158,7 +170,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * Makes a paid `POST /api/simulate` end to end, as an agent that has never seen the service would:
+ * Makes a paid POST to a product (`/api/simulate` unless `path` names another) end to end, as an agent that has never seen the service would:
  * send the request, take the 402 challenge, sign its EVM requirement (x402 v2, exact EIP-3009)
  * with the official x402 client, send the same request with PAYMENT-SIGNATURE, and decode the
  * receipt.
@@ -177,7 +189,7 @@ function sleep(ms: number): Promise<void> {
 export async function payForSession(options: PayForSessionOptions): Promise<PaidSessionOutcome> {
   const doFetch = options.fetch ?? fetch;
   const account = privateKeyToAccount(options.privateKey);
-  const endpoint = `${options.url.replace(/\/+$/, '')}/api/simulate`;
+  const endpoint = `${options.url.replace(/\/+$/, '')}${options.path ?? SIMULATE_PATH}`;
   const body = JSON.stringify({ ...options.request, wallet_address: account.address });
   const store = createPendingPaymentStore(options.stateDir ?? defaultStateDir(process.env, homedir()));
   const key = pendingPaymentKey(endpoint, body, account.address);

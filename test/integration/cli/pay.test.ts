@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -84,6 +84,68 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
     expect(outcome.paid.amount).to.equal('180000');
     expect(outcome.body.rewrite_guidance).to.be.an('array');
     expect(await paid.balanceOf(address)).to.equal(before - 230_000n);
+  });
+
+  it('pays another product with --product and --body-file: a script check, printed claim by claim with its receipt', async function () {
+    const account = paid.facilitator.payers[4];
+    const before = await paid.balanceOf(account.address);
+    const bodyFile = join(stateDir, 'script-check.json');
+    // The README's example ("Paying for a session"), as a file.
+    await writeFile(
+      bodyFile,
+      JSON.stringify({ reply_text: 'Acme Pro is $5 a month, 40% off. Call (415) 555-2671.', approved_facts: ['Acme Pro costs five dollars a month, 50% off.', 'Phone: +1 415 555 2671'] }),
+    );
+    const run = io();
+    const code = await payCommand(['--url', url, '--asset', paid.facilitator.asset, '--product', 'script-check', '--body-file', bodyFile], run.io, {
+      HUMANLIKE_PRIVATE_KEY: account.privateKey,
+      HUMANLIKE_STATE_DIR: stateDir,
+    });
+    expect(code, run.err()).to.equal(0);
+    const lines = run.out().trim().split('\n');
+    expect(lines.slice(0, 6)).to.deep.equal([
+      'Adherence 75 (3 of 4 claims on script; string and number matching, not a factual-accuracy check)',
+      '  on  product "Acme Pro" at 0-8',
+      '  on  price "$5" at 12-14',
+      '  off percentage "40%" at 24-27 (approved: "50%")',
+      '  on  phone "(415) 555-2671" at 38-52',
+      'Next step: Off script: the percentage "40%" at 24-27; rephrase it from the approved facts (the approved percentage is "50%").',
+    ]);
+    expect(lines[6]).to.match(/^Result id: [0-9a-f-]{36}; your referral code: HL-/);
+    expect(lines[7]).to.equal(`Signed: 180000 units of ${paid.facilitator.asset} on ${paid.facilitator.network} to ${paid.facilitator.treasury}`);
+    expect(lines[8]).to.match(/^Receipt: \{"success":true/);
+    expect(lines).to.have.length(9);
+    expect(await paid.balanceOf(account.address)).to.equal(before - 180_000n);
+    const rows = (await paid.stack.deps.dataSource.query(`SELECT product, amount FROM ledger_sessions WHERE payer = $1`, [account.address.toLowerCase()])) as Array<{ product: string; amount: string }>;
+    expect(rows).to.deep.equal([{ product: 'script-check', amount: '180000' }]);
+    expect(await pendingFiles()).to.deep.equal([]);
+  });
+
+  it('never pays a product call twice: a lost answer is replayed with the same authorization', async function () {
+    const proxy: FaultyProxy = await startFaultyProxy(url);
+    try {
+      let seen = 0;
+      proxy.events.on('request', () => {
+        seen += 1;
+        proxy.set('*', seen === 2 ? 'lose-response' : 'pass');
+      });
+      const account = paid.facilitator.payers[4];
+      const before = await paid.balanceOf(account.address);
+      const outcome = await payForSession({
+        url: proxy.url,
+        path: '/api/script-check',
+        privateKey: account.privateKey,
+        request: { reply_text: 'Call (415) 555-2671.', source_text: 'Phone: 415 555 2671' },
+        allowedAssets: [{ network: paid.facilitator.network, asset: paid.facilitator.asset }],
+        stateDir,
+      });
+      expect(outcome.status).to.equal(200);
+      expect(outcome.replayed).to.equal(true);
+      expect((outcome.body as { adherence_score: number }).adherence_score).to.equal(100);
+      expect(seen).to.equal(3);
+      expect(await paid.balanceOf(account.address)).to.equal(before - 180_000n);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses to sign above --max-amount, and pays nothing', async function () {

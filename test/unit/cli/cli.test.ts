@@ -127,6 +127,25 @@ describe('humanlike CLI', () => {
     }
   });
 
+  it('exits 2 with one line for a bad --product call, before reading a key', async () => {
+    const body = JSON.stringify({ reply_text: 'It is $5.', approved_facts: ['$5'] });
+    for (const [argv, message] of [
+      [['pay', '--product', 'nope', '--body', body], /--product must be one of simulate, .*script-check.*, got "nope"/],
+      [['pay', '--product', 'script-check'], /--product script-check takes its request as JSON: give --body/],
+      [['pay', '--product', 'script-check', '--body', '{"reply_text": '], /--body is not JSON/],
+      [['pay', '--product', 'script-check', '--body', '["a"]'], /--body must be a JSON object/],
+      [['pay', '--product', 'script-check', '--body', JSON.stringify({ reply_text: 'x', approved_facts: ['y'], wallet_address: '0x1' })], /leave wallet_address out of --body/],
+      [['pay', '--product', 'script-check', '--body', body, '--body-file', 'b.json'], /--body or --body-file, not both/],
+      [['pay', '--product', 'script-check', '--body-file', '/nonexistent/b.json'], /cannot read --body-file \/nonexistent\/b.json: ENOENT/],
+      [['pay', '--product', 'script-check', '--profile', 'shy-student', '--delay', '3', '--body', body, 'hi'], /drop --profile, --delay, the TEXT argument/],
+    ] as Array<[string[], RegExp]>) {
+      const { code, err } = await run(argv);
+      expect(code, argv.join(' ')).to.equal(2);
+      expect(err, argv.join(' ')).to.match(message);
+      expect(err.trim().split('\n'), argv.join(' ')).to.have.length(1);
+    }
+  });
+
   it('round-trips through the real executable with no server, database or network', () => {
     const bin = resolve(__dirname, '..', '..', '..', 'cli', 'humanlike.ts');
     const input = JSON.stringify({ id: 1, text: REPLY, target_profile: 'shy-student' }) + '\n';
