@@ -19,6 +19,8 @@ import { buildOpenApiDocument } from './http/openapi/document';
 import type { OperationSpec } from './http/openapi/operation';
 import { pricingOperations } from './pricing/pricing.openapi';
 import { pricingRoutes } from './pricing/pricing.routes';
+import { recordsOperations } from './records/records.openapi';
+import { recordsRoutes } from './records/records.routes';
 import { profileOperations } from './profiles/profiles.openapi';
 import { profileRoutes } from './profiles/profiles.routes';
 import { referralOperations } from './referrals/referrals.openapi';
@@ -67,6 +69,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
+    ...recordsOperations,
     openApiOperation,
   ];
 }
@@ -92,6 +95,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),
+    recordsRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));
