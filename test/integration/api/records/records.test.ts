@@ -79,7 +79,8 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats'
   }
 
   // A ledger row written directly (with the authorization it references): for volume and for
-  // times in the past, where a real payment adds nothing.
+  // times in the past, where a real payment adds nothing. The suite's times sit just past each
+  // window (26 hours, 8 days, 31 days), so a wrong window shows in the counts.
   async function insertSession(row: {
     wallet: string;
     product: string;
@@ -131,8 +132,8 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats'
     const w1 = evmWallet();
     const evm = { rail: 'exact-evm' as const, ...usdc, product: 'simulate' };
     fake.w1best = await insertSession({ ...evm, wallet: w1, tier: 'basic', profile: TERSE, score: 91, passed: true, amount: BASIC, ago: '1 hour' });
-    fake.w1low = await insertSession({ ...evm, wallet: w1, tier: 'basic', profile: GRIEF, score: 70, passed: false, amount: BASIC, ago: '3 days' });
-    fake.w2 = await insertSession({ ...evm, wallet: evmWallet(), tier: 'deep', profile: GRIEF, score: 99.5, passed: true, amount: 180_000, ago: '10 days' });
+    fake.w1low = await insertSession({ ...evm, wallet: w1, tier: 'basic', profile: GRIEF, score: 70, passed: false, amount: BASIC, ago: '26 hours' });
+    fake.w2 = await insertSession({ ...evm, wallet: evmWallet(), tier: 'deep', profile: GRIEF, score: 99.5, passed: true, amount: 180_000, ago: '8 days' });
     fake.w3bundle = await insertSession({ ...evm, wallet: evmWallet(), product: 'bundle', tier: 'starter', profile: null, score: null, passed: null, amount: 5_000_000, ago: '2 hours' });
     fake.w4sol = await insertSession({
       rail: 'sol-transfer',
@@ -144,7 +145,7 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats'
       score: 60,
       passed: false,
       amount: 270_000,
-      ago: '40 days',
+      ago: '31 days',
     });
   });
   after(async function () {
