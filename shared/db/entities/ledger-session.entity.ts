@@ -7,6 +7,8 @@ import { PaymentAuthorization } from './payment-authorization.entity';
 @Unique('uq_ledger_sessions_result_id', ['resultId'])
 @Index('ix_ledger_sessions_payer', ['payer'])
 @Index('ix_ledger_sessions_settled_at', ['settledAt'])
+// Public certificates are addressed by their settlement transaction (issue 12).
+@Index('ix_ledger_sessions_transaction', ['transaction'])
 export class LedgerSession {
   @PrimaryGeneratedColumn('uuid', { name: 'id', primaryKeyConstraintName: 'pk_ledger_sessions' })
   id!: string;
