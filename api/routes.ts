@@ -19,6 +19,8 @@ import { buildOpenApiDocument } from './http/openapi/document';
 import type { OperationSpec } from './http/openapi/operation';
 import { pricingOperations } from './pricing/pricing.openapi';
 import { pricingRoutes } from './pricing/pricing.routes';
+import { recordsOperations } from './records/records.openapi';
+import { recordsRoutes } from './records/records.routes';
 import { profileOperations } from './profiles/profiles.openapi';
 import { profileRoutes } from './profiles/profiles.routes';
 import { referralOperations } from './referrals/referrals.openapi';
@@ -88,6 +90,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...rewriteOperations,
     ...progressOperations,
     ...trainingDatasetOperations,
+    ...recordsOperations,
     openApiOperation,
   ];
 }
@@ -118,6 +121,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     rewriteRoutes(deps),
     progressRoutes(deps),
     trainingDatasetRoutes(deps),
+    recordsRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));
