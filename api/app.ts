@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppState } from './http/context';
 import { jsonBodyParser } from './http/body-parser';
 import { errorHandler } from './http/error-handler';
+import { operatorGuard } from './http/operator-guard';
 import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
 import { createApiRouter, type ApiDeps } from './routes';
@@ -29,7 +30,8 @@ export const ALLOWED_HEADERS = [
  * Builds the Koa application. It never listens: `api/server.ts` does, and tests call
  * `createApp(deps).callback()`.
  * Order: request id + logger, error handler (so every error has a request id), client address,
- * CORS, body parser (JSON only, size-limited), routes.
+ * CORS, the operator guard (credentials on operator and admin paths), body parser (JSON only,
+ * size-limited), routes.
  * @param deps - config, logger, DataSource, Redis, queue, queue events, capacity runner
  * @returns the app
  */
@@ -51,10 +53,12 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
       origin: http.corsOrigin,
       exposeHeaders: EXPOSED_HEADERS,
       allowHeaders: ALLOWED_HEADERS,
-      allowMethods: ['GET', 'POST', 'OPTIONS'],
+      allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
       maxAge: 600,
     }),
   );
+  // Before the body parser: an unauthenticated caller's body is never read.
+  app.use(operatorGuard(deps));
   app.use(jsonBodyParser(http.bodyLimitBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());

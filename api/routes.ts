@@ -1,5 +1,7 @@
 import Router from '@koa/router';
 import type { AppConfig } from '../shared/config';
+import { adminOperations } from './admin/admin.openapi';
+import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleRoutes } from './bundles/bundles.routes';
 import { corpusOperations } from './corpus/corpus.openapi';
@@ -67,6 +69,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
+    ...adminOperations,
     openApiOperation,
   ];
 }
@@ -92,6 +95,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),
+    adminRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));

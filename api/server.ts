@@ -4,6 +4,7 @@ import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
+import { startNetworkConfigCache } from '../shared/operators/network-config-cache';
 import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
@@ -49,6 +50,8 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   await Promise.all([scoringEvents.waitUntilReady(), settlementEvents.waitUntilReady()]);
   const feedRedis = createRedis(config.redis.url, 'worker', logger, 'web-feed-subscriber');
   const feed = createFeedHub(feedRedis, config.redis.queuePrefix, logger);
+  const networkRedis = createRedis(config.redis.url, 'worker', logger, 'web-network-config');
+  const network = await startNetworkConfigCache({ dataSource, subscriber: networkRedis, publisher: redis, queuePrefix: config.redis.queuePrefix, log: logger });
   const capacity = createCapacityRunner();
   const deps: ApiDeps = {
     config,
@@ -61,6 +64,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     settlementQueue,
     settlementEvents,
     facilitator: createFacilitator(config.payments),
+    network,
     feed,
     corpusScores: createCorpusScoreWriter(dataSource, logger),
   };
@@ -68,6 +72,8 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     try {
       await feed.close();
       await closeRedis(feedRedis);
+      await network.close();
+      await closeRedis(networkRedis);
       await capacity.close();
     } finally {
       try {

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { ApiDeps } from '../../api/routes';
 import type { CapacityResult } from '../../api/health/capacity';
 import { loadConfig } from '../../shared/config';
+import { DEFAULT_NETWORK_CONFIG } from '../../shared/operators/network-config';
 import { createLogger } from '../../shared/logger';
 
 /** An object that fails the test loudly if a unit test reaches it. */
@@ -51,6 +52,13 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     settlementQueue: unused('settlementQueue'),
     settlementEvents: unused('settlementEvents'),
     facilitator: unused('facilitator'),
+    // No Redis or database: the configuration stays the catalog's defaults.
+    network: {
+      current: () => DEFAULT_NETWORK_CONFIG,
+      refresh: async () => DEFAULT_NETWORK_CONFIG,
+      async announce() {},
+      async close() {},
+    },
     feed: unused('feed'),
     corpusScores: unused('corpusScores'),
     capacity: {

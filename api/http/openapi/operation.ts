@@ -7,7 +7,7 @@ export interface ResponseSpec {
 
 /** One operation: the route table and the OpenAPI document read the same specs and schemas. */
 export interface OperationSpec {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'patch';
   /** Path in OpenAPI form (`{param}`). */
   path: string;
   operationId: string;
@@ -21,4 +21,6 @@ export interface OperationSpec {
   /** Request headers the operation reads (payment headers, Idempotency-Key). */
   headers?: ReadonlyArray<{ name: string; description: string; schema: object; required?: boolean }>;
   responses: Record<string, ResponseSpec>;
+  /** The credential the operation needs (a scheme of `SECURITY_SCHEMES`); none for public and paid operations. */
+  security?: 'operatorToken' | 'adminToken';
 }
