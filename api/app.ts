@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppState } from './http/context';
 import { jsonBodyParser } from './http/body-parser';
 import { errorHandler } from './http/error-handler';
+import { requestMetrics } from './http/metrics';
 import { operatorGuard } from './http/operator-guard';
 import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
@@ -46,6 +47,8 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
 
   const router = createApiRouter(deps);
   app.use(requestLogger(deps.logger));
+  // Outside the error handler, so each request is timed with the status it was answered with.
+  app.use(requestMetrics(deps.metrics));
   app.use(errorHandler());
   app.use(clientIp(http.trustedProxyHops));
   app.use(

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Queue } from 'bullmq';
 import type { AppConfig } from '../shared/config';
 import { adminOperations } from './admin/admin.openapi';
 import { adminRoutes } from './admin/admin.routes';
@@ -15,6 +16,7 @@ import { scoreRoutes } from './free-score/free-score.routes';
 import type { CapacityRunner } from './health/capacity';
 import { healthOperations } from './health/health.openapi';
 import { healthRoutes } from './health/health.routes';
+import { metricsRoutes } from './metrics/metrics.routes';
 import type { AppContext, AppState } from './http/context';
 import type { AppDeps } from './http/deps';
 import { buildOpenApiDocument } from './http/openapi/document';
@@ -38,6 +40,8 @@ export interface FamilyServices {
   feed: FeedHub;
   /** Writes free corpus scores after the replies were sent; drained before the database closes. */
   corpusScores: CorpusScoreWriter;
+  /** Every queue of the system (the queue dashboard's), on the producer connection. */
+  queues: readonly Queue[];
 }
 
 /** Everything the API's families need: the core every family may use, plus the family services. */
@@ -96,6 +100,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     feedRoutes(deps),
     wishlistRoutes(deps),
     adminRoutes(deps),
+    metricsRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));

@@ -10,6 +10,7 @@ import { closeRedis, createRedis } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
 import { createCapacityRunner } from './health/capacity';
+import { createMetrics } from './http/metrics';
 import type { ApiDeps } from './routes';
 import { createFeedHub } from './feed/feed-hub';
 import { createCorpusScoreWriter } from './free-score/corpus-scores';
@@ -52,6 +53,13 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   const feed = createFeedHub(feedRedis, config.redis.queuePrefix, logger);
   const networkRedis = createRedis(config.redis.url, 'worker', logger, 'web-network-config');
   const network = await startNetworkConfigCache({ dataSource, subscriber: networkRedis, publisher: redis, queuePrefix: config.redis.queuePrefix, log: logger });
+  // The queues web does not produce to yet, for the dashboard and the depth metric.
+  const watchedOnly = [QUEUE.stress, QUEUE.exports, QUEUE.maintenance].map((name) => {
+    const queue = createQueue(name, redis, config);
+    queue.on('error', connectionErrorListener(logger, { queue: name }, 'queue error'));
+    return queue;
+  });
+  const queues = [scoringQueue, settlementQueue, ...watchedOnly];
   const capacity = createCapacityRunner();
   const deps: ApiDeps = {
     config,
@@ -65,6 +73,8 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     settlementEvents,
     facilitator: createFacilitator(config.payments),
     network,
+    metrics: createMetrics(queues),
+    queues,
     feed,
     corpusScores: createCorpusScoreWriter(dataSource, logger),
   };
@@ -80,7 +90,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
         await Promise.all([closeQueueEvents(scoringEvents, eventsRedis), closeQueueEvents(settlementEvents, settlementEventsRedis)]);
       } finally {
         try {
-          await Promise.all([scoringQueue.close(), settlementQueue.close()]);
+          await Promise.all(queues.map((q) => q.close()));
         } finally {
           try {
             await closeRedis(redis);

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { ApiDeps } from '../../api/routes';
 import type { CapacityResult } from '../../api/health/capacity';
+import { createMetrics } from '../../api/http/metrics';
 import { loadConfig } from '../../shared/config';
 import { DEFAULT_NETWORK_CONFIG } from '../../shared/operators/network-config';
 import { createLogger } from '../../shared/logger';
@@ -60,6 +61,8 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
       async close() {},
     },
     feed: unused('feed'),
+    metrics: createMetrics(),
+    queues: [],
     corpusScores: unused('corpusScores'),
     capacity: {
       async run(iterations) {
