@@ -5,6 +5,7 @@ import { jsonBodyParser } from './http/body-parser';
 import { errorHandler } from './http/error-handler';
 import { requestMetrics } from './http/metrics';
 import { operatorGuard } from './http/operator-guard';
+import { queueDashboard } from './http/queue-dashboard';
 import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
 import { createApiRouter, type ApiDeps } from './routes';
@@ -62,6 +63,8 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   );
   // Before the body parser: an unauthenticated caller's body is never read.
   app.use(operatorGuard(deps));
+  // The dashboard parses its own requests (it is a Koa app of its own), so it comes before ours.
+  app.use(queueDashboard(deps.queues));
   app.use(jsonBodyParser(http.bodyLimitBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -32,10 +32,31 @@ export function roleForPath(path: string): OperatorRole | undefined {
 }
 
 const REALM = 'Bearer realm="humanlike-operators"';
+// The queue dashboard is a page: a browser asks for Basic credentials by itself (any user name,
+// the token as the password) and sends them with every request of the page.
+const BROWSER_REALM = 'Basic realm="humanlike-operators", charset="UTF-8"';
+const isBrowserPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
-function unauthorized(code: string, message: string, presented: boolean): AppError {
+function unauthorized(path: string, code: string, message: string, presented: boolean): AppError {
   // RFC 6750 section 3: no error attribute when no credential was sent.
-  return new AppError(401, code, message, { headers: { 'WWW-Authenticate': presented ? `${REALM}, error="invalid_token"` : REALM } });
+  const challenge = isBrowserPath(path) ? BROWSER_REALM : presented ? `${REALM}, error="invalid_token"` : REALM;
+  return new AppError(401, code, message, { headers: { 'WWW-Authenticate': challenge } });
+}
+
+/**
+ * The token an Authorization header carries: `Bearer <token>`, or `Basic` with the token as the
+ * password (what a browser sends to the dashboard).
+ * @param header - the Authorization header
+ * @returns the token, or undefined when the header has neither form
+ */
+export function tokenOf(header: string): string | undefined {
+  const bearer = /^Bearer +(\S+)$/i.exec(header.trim());
+  if (bearer) return bearer[1];
+  const basic = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+  if (!basic) return undefined;
+  const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) : undefined;
 }
 
 const REFUSALS = {
@@ -47,7 +68,8 @@ const REFUSALS = {
 
 /**
  * Guards the operator and admin paths ({@link OPERATOR_PATHS}) with a bearer credential:
- * `Authorization: Bearer hlo_...`. No credential: 401 `credential_required`; an unknown, malformed,
+ * `Authorization: Bearer hlo_...` (or, for browsers on the dashboard, Basic auth with the token as
+ * the password). No credential: 401 `credential_required`; an unknown, malformed,
  * expired or revoked one: 401; a valid one of the other role: 403 `credential_wrong_role`. Failed
  * attempts are counted per caller (a keyed hash of the client address) in Redis: from
  * `authFailureLimit` failures within the window, the caller gets 429 `too_many_failed_credentials`
@@ -96,14 +118,14 @@ export function operatorGuard(deps: { config: AppConfig; dataSource: DataSource;
       });
     }
     const header = ctx.get('authorization');
-    if (header === '') throw unauthorized('credential_required', 'This path needs an operator or admin credential: Authorization: Bearer <token>.', false);
-    const match = /^Bearer +(\S+)$/i.exec(header.trim());
-    const check = match ? await checkToken(deps.dataSource, match[1]) : ({ ok: false, reason: 'malformed' } as const);
+    if (header === '') throw unauthorized(ctx.path, 'credential_required', 'This path needs an operator or admin credential: Authorization: Bearer <token>.', false);
+    const token = tokenOf(header);
+    const check = token !== undefined ? await checkToken(deps.dataSource, token) : ({ ok: false, reason: 'malformed' } as const);
     if (!check.ok) {
       await recordFailure(ctx, key);
       log.warn({ reason: check.reason }, 'operator credential refused');
       const [code, message] = REFUSALS[check.reason];
-      throw unauthorized(code, message, true);
+      throw unauthorized(ctx.path, code, message, true);
     }
     if (check.credential.role !== role) {
       log.info({ credentialId: check.credential.id, role: check.credential.role }, 'operator credential of the wrong role');

@@ -133,6 +133,7 @@ describe('operators: credentials and the runtime network configuration', functio
       { method: 'patch', path: '/api/admin/configure-network', role: 'admin' },
       { method: 'get', path: '/api/admin/not-served-yet', role: 'admin' },
       { method: 'get', path: '/admin/queues', role: 'admin' },
+      { method: 'get', path: '/admin/queues/api/queues', role: 'admin' },
       { method: 'get', path: '/api/operator/corpus-insights', role: 'operator' },
       { method: 'get', path: '/metrics', role: 'operator' },
     ];
@@ -150,7 +151,10 @@ describe('operators: credentials and the runtime network configuration', functio
         const none = await call(method, path);
         expect(none.status).to.equal(401);
         expect(none.body.error.code).to.equal('credential_required');
-        expect(none.headers['www-authenticate']).to.equal('Bearer realm="humanlike-operators"');
+        // The dashboard is a page: browsers prompt for Basic credentials (the token as the password).
+        expect(none.headers['www-authenticate']).to.equal(
+          path.startsWith('/admin/') ? 'Basic realm="humanlike-operators", charset="UTF-8"' : 'Bearer realm="humanlike-operators"',
+        );
 
         const bad = await call(method, path, `hlo_${'A'.repeat(43)}`);
         expect([bad.status, bad.body.error.code]).to.deep.equal([401, 'credential_invalid']);
@@ -202,6 +206,36 @@ describe('operators: credentials and the runtime network configuration', functio
       expect(lines.join('\n')).not.to.contain('B'.repeat(20));
       expect(lines.join('\n')).not.to.contain(operator.token.slice(4));
       expect(lines.join('\n')).not.to.contain(admin.token.slice(4));
+    });
+  });
+
+  describe('the queue dashboard', function () {
+    const TEXT = 'My secret reply about the flight refund, please keep it private';
+
+    it('shows every queue to an admin (Bearer, or Basic with the token as password), with submitted text redacted from job data', async function () {
+      const job = await a.deps.scoringQueue.add('score-text', { input: { text: TEXT, profile: 'grief-support-peer', delaySeconds: 12 } });
+      try {
+        const page = await a.http.get('/admin/queues').set('X-Forwarded-For', '10.50.0.1').set('Authorization', `Bearer ${admin.token}`);
+        expect(page.status).to.equal(200);
+        expect(page.headers['content-type']).to.match(/^text\/html/);
+        const basic = Buffer.from(`admin:${admin.token}`).toString('base64');
+        const api = await a.http
+          .get('/admin/queues/api/queues?activeQueue=scoring&status=waiting&page=1')
+          .set('X-Forwarded-For', '10.50.0.1')
+          .set('Authorization', `Basic ${basic}`);
+        expect(api.status).to.equal(200);
+        const queues = api.body.queues as Array<{ name: string; jobs: Array<{ id: string; data: { input: Record<string, unknown> } }> }>;
+        expect(queues.map((q) => q.name).sort()).to.deep.equal(['exports', 'maintenance', 'scoring', 'settlement', 'stress']);
+        const shown = queues.find((q) => q.name === 'scoring')!.jobs.filter((j) => j.id === job.id);
+        expect(shown).to.have.length(1);
+        expect(shown[0].data.input).to.deep.equal({ text: `[redacted: ${TEXT.length} characters]`, profile: 'grief-support-peer', delaySeconds: 12 });
+        expect(api.text).not.to.contain('flight refund');
+        const one = await a.http.get(`/admin/queues/api/queues/scoring/${job.id}`).set('X-Forwarded-For', '10.50.0.1').set('Authorization', `Bearer ${admin.token}`);
+        expect(one.status).to.equal(200);
+        expect(one.text).not.to.contain('flight refund');
+      } finally {
+        await job.remove();
+      }
     });
   });
 
