@@ -16,6 +16,7 @@ import { scoreRoutes } from './free-score/free-score.routes';
 import type { CapacityRunner } from './health/capacity';
 import { healthOperations } from './health/health.openapi';
 import { healthRoutes } from './health/health.routes';
+import { metricsOperations } from './metrics/metrics.openapi';
 import { metricsRoutes } from './metrics/metrics.routes';
 import type { AppContext, AppState } from './http/context';
 import type { AppDeps } from './http/deps';
@@ -74,6 +75,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...feedOperations,
     ...wishlistOperations,
     ...adminOperations,
+    ...metricsOperations,
     openApiOperation,
   ];
 }

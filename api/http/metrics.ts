@@ -56,7 +56,9 @@ export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
     async collect() {
       this.reset();
       for (const [name, queue] of watched) {
-        const counts = await queue.getJobCounts(...QUEUE_STATES);
+        // Redis away: the queue's series are left out of this scrape (its absence is the signal), and the rest is served.
+        const counts = await queue.getJobCounts(...QUEUE_STATES).catch(() => undefined);
+        if (!counts) continue;
         for (const state of QUEUE_STATES) this.set({ queue: name, state }, counts[state] ?? 0);
       }
     },

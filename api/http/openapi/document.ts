@@ -53,7 +53,7 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], versi
         {
           description: r.description,
           ...(r.headers ? { headers: r.headers } : {}),
-          ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
+          ...(r.schema ? { content: { [r.mediaType ?? 'application/json']: { schema: r.schema } } } : {}),
         },
       ]),
     );

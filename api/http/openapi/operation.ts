@@ -2,6 +2,8 @@
 export interface ResponseSpec {
   description: string;
   schema?: object;
+  /** The media type of `schema` (default `application/json`). */
+  mediaType?: string;
   headers?: Record<string, { description: string; schema: object }>;
 }
 
