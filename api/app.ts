@@ -3,6 +3,9 @@ import Koa from 'koa';
 import type { AppState } from './http/context';
 import { jsonBodyParser } from './http/body-parser';
 import { errorHandler } from './http/error-handler';
+import { requestMetrics } from './http/metrics';
+import { operatorGuard } from './http/operator-guard';
+import { queueDashboard } from './http/queue-dashboard';
 import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
 import { createApiRouter, type ApiDeps } from './routes';
@@ -29,7 +32,8 @@ export const ALLOWED_HEADERS = [
  * Builds the Koa application. It never listens: `api/server.ts` does, and tests call
  * `createApp(deps).callback()`.
  * Order: request id + logger, error handler (so every error has a request id), client address,
- * CORS, body parser (JSON only, size-limited), routes.
+ * CORS, the operator guard (credentials on operator and admin paths), body parser (JSON only,
+ * size-limited), routes.
  * @param deps - config, logger, DataSource, Redis, queue, queue events, capacity runner
  * @returns the app
  */
@@ -44,6 +48,8 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
 
   const router = createApiRouter(deps);
   app.use(requestLogger(deps.logger));
+  // Outside the error handler, so each request is timed with the status it was answered with.
+  app.use(requestMetrics(deps.metrics));
   app.use(errorHandler());
   app.use(clientIp(http.trustedProxyHops));
   app.use(
@@ -51,10 +57,14 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
       origin: http.corsOrigin,
       exposeHeaders: EXPOSED_HEADERS,
       allowHeaders: ALLOWED_HEADERS,
-      allowMethods: ['GET', 'POST', 'OPTIONS'],
+      allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
       maxAge: 600,
     }),
   );
+  // Before the body parser: an unauthenticated caller's body is never read.
+  app.use(operatorGuard(deps));
+  // The dashboard parses its own requests (it is a Koa app of its own), so it comes before ours.
+  app.use(queueDashboard(deps.queues));
   app.use(jsonBodyParser(http.bodyLimitBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());

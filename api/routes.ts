@@ -1,5 +1,8 @@
 import Router from '@koa/router';
+import type { Queue } from 'bullmq';
 import type { AppConfig } from '../shared/config';
+import { adminOperations } from './admin/admin.openapi';
+import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleRoutes } from './bundles/bundles.routes';
 import { corpusOperations } from './corpus/corpus.openapi';
@@ -13,6 +16,8 @@ import { scoreRoutes } from './free-score/free-score.routes';
 import type { CapacityRunner } from './health/capacity';
 import { healthOperations } from './health/health.openapi';
 import { healthRoutes } from './health/health.routes';
+import { metricsOperations } from './metrics/metrics.openapi';
+import { metricsRoutes } from './metrics/metrics.routes';
 import type { AppContext, AppState } from './http/context';
 import type { AppDeps } from './http/deps';
 import { buildOpenApiDocument } from './http/openapi/document';
@@ -54,6 +59,8 @@ export interface FamilyServices {
   stress: StressQueue;
   /** The `exports` queue, for the progress report and the training-dataset export. */
   exports: ExportsQueue;
+  /** Every queue of the system (the queue dashboard's), on the producer connection. */
+  queues: readonly Queue[];
 }
 
 /** Everything the API's families need: the core every family may use, plus the family services. */
@@ -91,6 +98,8 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...progressOperations,
     ...trainingDatasetOperations,
     ...recordsOperations,
+    ...adminOperations,
+    ...metricsOperations,
     openApiOperation,
   ];
 }
@@ -122,6 +131,8 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     progressRoutes(deps),
     trainingDatasetRoutes(deps),
     recordsRoutes(deps),
+    adminRoutes(deps),
+    metricsRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations));

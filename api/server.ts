@@ -4,11 +4,13 @@ import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
+import { startNetworkConfigCache } from '../shared/operators/network-config-cache';
 import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
 import { createCapacityRunner } from './health/capacity';
+import { createMetrics } from './http/metrics';
 import type { ApiDeps } from './routes';
 import { createFeedHub } from './feed/feed-hub';
 import { createCorpusScoreWriter } from './free-score/corpus-scores';
@@ -56,8 +58,14 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   await exportsEvents.waitUntilReady();
   const feedRedis = createRedis(config.redis.url, 'worker', logger, 'web-feed-subscriber');
   const feed = createFeedHub(feedRedis, config.redis.queuePrefix, logger);
+  const networkRedis = createRedis(config.redis.url, 'worker', logger, 'web-network-config');
+  const network = await startNetworkConfigCache({ dataSource, subscriber: networkRedis, publisher: redis, queuePrefix: config.redis.queuePrefix, log: logger });
   const capacity = createCapacityRunner();
   const stress = await createStressQueue(config, redis, logger, owner);
+  // The queue web does not produce to, for the dashboard and the depth metric.
+  const maintenanceQueue = createQueue(QUEUE.maintenance, redis, config);
+  maintenanceQueue.on('error', connectionErrorListener(logger, { queue: QUEUE.maintenance }, 'queue error'));
+  const queues = [scoringQueue, settlementQueue, stress.queue, exportsQueue, maintenanceQueue];
   const deps: ApiDeps = {
     config,
     logger,
@@ -69,6 +77,9 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     settlementQueue,
     settlementEvents,
     facilitator: createFacilitator(config.payments),
+    network,
+    metrics: createMetrics(queues),
+    queues,
     feed,
     corpusScores: createCorpusScoreWriter(dataSource, logger),
     stress,
@@ -78,6 +89,8 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     try {
       await feed.close();
       await closeRedis(feedRedis);
+      await network.close();
+      await closeRedis(networkRedis);
       await capacity.close();
     } finally {
       try {
@@ -85,8 +98,8 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
         await closeQueueEvents(exportsEvents, exportsEventsRedis);
       } finally {
         try {
-          await Promise.all([scoringQueue.close(), settlementQueue.close()]);
-          await exportsQueue.close();
+          // The stress queue is closed with its QueueEvents above.
+          await Promise.all([scoringQueue, settlementQueue, exportsQueue, maintenanceQueue].map((q) => q.close()));
         } finally {
           try {
             await closeRedis(redis);

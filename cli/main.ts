@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { createAdminCommand } from './commands/admin.command';
 import { createPayCommand } from './commands/pay.command';
 import { createProfilesCommand } from './commands/profiles.command';
 import { createScoreCommand } from './commands/score.command';
@@ -12,7 +13,7 @@ profiles and score run entirely offline: no server, database or network. "humanl
 /**
  * Builds the `humanlike` program: its commands, flags and help.
  * @param io - streams
- * @param env - environment (read by `pay` only)
+ * @param env - environment (read by `pay` and `admin` only)
  * @param report - receives the exit code of the command that ran
  * @returns the program
  */
@@ -22,6 +23,7 @@ export function createProgram(io: CliIo, env: NodeJS.ProcessEnv, report: (code: 
     .addCommand(createProfilesCommand(io, report))
     .addCommand(createScoreCommand(io, report))
     .addCommand(createPayCommand(io, env, report))
+    .addCommand(createAdminCommand(io, env, report))
     .addHelpText('after', NOTES);
 }
 

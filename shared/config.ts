@@ -88,6 +88,12 @@ export interface AppConfig {
     /** Wishlist items one caller may submit. */
     readonly wishlistCap: number;
   };
+  /** Operator and admin credentials (README "Operating"). */
+  readonly operators: {
+    /** Failed credential attempts one caller may make per window; beyond, 429 until the window ends. */
+    readonly authFailureLimit: number;
+    readonly authFailureWindowSeconds: number;
+  };
   readonly payments: {
     /** CAIP-2 network of the default USDC rail. */
     readonly network: string;
@@ -162,6 +168,8 @@ interface EnvShape {
   FREE_SCORE_LIMIT: number;
   FREE_WISHLIST_REQUIRED_FROM: number;
   WISHLIST_CAP_PER_CALLER: number;
+  OPERATOR_AUTH_FAILURE_LIMIT: number;
+  OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: number;
   X402_NETWORK: string;
   USDC_ASSET_ADDRESS: string;
   USDC_ASSET_NAME: string;
@@ -224,6 +232,8 @@ const ENV_SCHEMA = {
     FREE_SCORE_LIMIT: int(0, 1_000_000_000, 3),
     FREE_WISHLIST_REQUIRED_FROM: int(1, 1_000_000_001, 3),
     WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
+    OPERATOR_AUTH_FAILURE_LIMIT: int(1, 10_000, 10),
+    OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400, 300),
     X402_NETWORK: { type: 'string', pattern: '^[a-z0-9-]+:[A-Za-z0-9]+$', default: 'eip155:8453' },
     USDC_ASSET_ADDRESS: { type: 'string', pattern: EVM_ADDRESS, default: BASE_USDC_ADDRESS },
     USDC_ASSET_NAME: { type: 'string', minLength: 1, default: 'USD Coin' },
@@ -336,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       wishlistRequiredFrom: e.FREE_WISHLIST_REQUIRED_FROM,
       wishlistCap: e.WISHLIST_CAP_PER_CALLER,
     },
+    operators: { authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT, authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS },
     payments: {
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,

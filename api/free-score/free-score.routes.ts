@@ -53,6 +53,7 @@ export function scoreRoutes(deps: AppDeps & { corpusScores: CorpusScoreWriter })
       const request = ctx.state.body as ScoreRequest;
       const callerHash = callerHashFor(ctx.ip, freeTier.callerHashKey);
       const outcome = await runFreeScore(deps, callerHash, request, ctx.state.reqId, ctx.state.log);
+      deps.metrics.freeRoundUsed();
       ctx.body = {
         score: presentFreeScore(outcome.result.score),
         free_tier: {

@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { RequestState } from '../../shared/http/request-state';
+import type { OperatorRole } from '../../shared/operators/credentials';
 
 /** Per-request state every middleware and route may read: the request id and logger, and what validation set. */
 export interface AppState extends RequestState {
@@ -7,6 +8,8 @@ export interface AppState extends RequestState {
   body?: unknown;
   /** The validated, coerced query, set by `validateQuery`. */
   query?: unknown;
+  /** The operator or admin credential of the request, set by `operatorGuard` on operator and admin paths. */
+  credential?: { id: string; role: OperatorRole };
 }
 
 /** The Koa context of this API. */

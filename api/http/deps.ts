@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../shared/config';
 import type { Logger } from '../../shared/logger';
+import type { ServiceMetrics } from './metrics';
+import type { NetworkConfigCache } from '../../shared/operators/network-config-cache';
 import type { Facilitator } from '../../shared/payments/facilitator-client';
 
 /**
@@ -24,4 +26,8 @@ export interface AppDeps {
   settlementEvents: QueueEvents;
   /** The x402 facilitator that verifies payments before any work starts. */
   facilitator: Facilitator;
+  /** This process's view of the runtime network configuration (the live simulate fee), kept current across processes. */
+  network: NetworkConfigCache;
+  /** This process's Prometheus metrics (`GET /metrics`). */
+  metrics: ServiceMetrics;
 }

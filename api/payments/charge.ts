@@ -1,3 +1,4 @@
+import { DEFAULT_NETWORK_CONFIG, livePrice, type NetworkConfig } from '../../shared/operators/network-config';
 import { ledgerTier, tierOf, type PaymentMethodId, type Price, type Product } from '../../shared/products';
 
 /** What a paid request costs, how it may pay, and how the ledger names it; built from the catalog. */
@@ -30,18 +31,22 @@ export interface Discount {
 }
 
 /**
- * The base charge of a product tier, straight from the catalog. A route that quotes per request
- * (a discount, a surcharge) starts from this and changes the price.
+ * The base charge of a product tier: the catalog's, with the runtime network configuration applied
+ * (an admin may change the base simulation fee while the service runs; see `livePrice`). This is
+ * the one place a base price is read: a route that quotes per request (a discount, a surcharge)
+ * starts from this and changes the price.
  * @param product - the catalog entry
  * @param tier - tier key (the default tier when omitted)
+ * @param network - the process's current runtime configuration (`deps.network.current()`); the
+ *   defaults (the catalog's prices) when omitted
  * @returns the charge
  */
-export function chargeFor(product: Product, tier: string = product.defaultTier): Charge {
+export function chargeFor(product: Product, tier: string = product.defaultTier, network: Pick<NetworkConfig, 'simulateBaseLamports'> = DEFAULT_NETWORK_CONFIG): Charge {
   const found = tierOf(product, tier);
   return {
     product: product.id,
     tier: ledgerTier(tier),
-    price: found.price,
+    price: livePrice(product, tier, network),
     description: found.description,
     methods: found.methods,
     idempotencyKey: product.idempotencyKey,

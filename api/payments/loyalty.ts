@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { NetworkConfig } from '../../shared/operators/network-config';
 import { PRODUCT_TERMS, type Product } from '../../shared/products';
 import { walletKey } from './bundle-credit/wallet-key';
 import { chargeFor, type Charge } from './charge';
@@ -25,10 +26,17 @@ const discounted = (units: number, pct: number) => Math.floor((units * (100 - pc
  * @param product - the catalog entry
  * @param tier - tier key (the default tier when omitted)
  * @param wallet - the request's `wallet_address`; without one, the base quote
+ * @param network - the runtime network configuration (`deps.network.current()`; see `chargeFor`)
  * @returns the charge, with `discount` when one applied
  */
-export async function quoteFor(ds: DataSource, product: Product, tier: string | undefined, wallet: string | undefined): Promise<Charge> {
-  const base = chargeFor(product, tier);
+export async function quoteFor(
+  ds: DataSource,
+  product: Product,
+  tier: string | undefined,
+  wallet: string | undefined,
+  network?: Pick<NetworkConfig, 'simulateBaseLamports'>,
+): Promise<Charge> {
+  const base = chargeFor(product, tier, network);
   if (!product.loyaltyDiscount || wallet === undefined) return base;
   const sessions = await settledSessionsOf(ds, wallet);
   if (sessions < PRODUCT_TERMS.loyaltyThresholdSessions) return base;

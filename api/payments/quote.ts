@@ -19,6 +19,7 @@ export const REPLAY_HEADER = 'X-Payment-Replayed';
  */
 export function paymentRequired(ctx: AppContext, deps: AppDeps, charge: Charge, error: string, message?: string, extra: Record<string, unknown> = {}): void {
   const challenge = buildChallenge(deps.config.payments, charge, resourceUrlFor(deps.config.payments, ctx), error);
+  if (error !== 'payment_required') deps.metrics.paymentRefused(error);
   ctx.status = 402;
   ctx.set('PAYMENT-REQUIRED', challenge.header);
   ctx.body = { ...challenge.body, ...(message ? { message } : {}), ...extra };

@@ -21,7 +21,7 @@ export function simulateRoutes(deps: AppDeps): Router<AppState> {
 
   router.get(product.path, validateQuery(simulateQuoteQuerySchema), async (ctx: AppContext) => {
     const { tier } = ctx.state.query as { tier: SimulateTier };
-    sendQuote(ctx, deps, chargeFor(product, tier));
+    sendQuote(ctx, deps, chargeFor(product, tier, deps.network.current()));
   });
 
   router.post(product.path, validateBody(simulateRequestSchema), async (ctx: AppContext) => {
@@ -30,7 +30,7 @@ export function simulateRoutes(deps: AppDeps): Router<AppState> {
     await pay(
       ctx,
       deps,
-      { charge: chargeFor(product, session.tier), wallet: session.wallet_address, requestHash: canonicalHash({ path: ctx.path, body: session }) },
+      { charge: chargeFor(product, session.tier, deps.network.current()), wallet: session.wallet_address, requestHash: canonicalHash({ path: ctx.path, body: session }) },
       (paid) => runSimulateSession(deps, session, paid, ctx.state.reqId),
     );
   });

@@ -12,6 +12,7 @@ import {
   FreeCorpusEntry,
   IdempotencyRecord,
   LedgerSession,
+  OperatorCredential,
   PaymentAuthorization,
   Referral,
   ReferralCode,
@@ -31,6 +32,7 @@ export const ENTITIES = [
   Bundle,
   BundleRedemption,
   Referral,
+  OperatorCredential,
 ];
 
 // Compiled: dist/migrations/*.js; under tsx (tests): migrations/*.ts. Never both in one tree.

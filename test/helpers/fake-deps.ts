@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
 import type { ApiDeps } from '../../api/routes';
 import type { CapacityResult } from '../../api/health/capacity';
+import { createMetrics } from '../../api/http/metrics';
 import { loadConfig } from '../../shared/config';
+import { DEFAULT_NETWORK_CONFIG } from '../../shared/operators/network-config';
 import { createLogger } from '../../shared/logger';
 
 /** An object that fails the test loudly if a unit test reaches it. */
@@ -51,7 +53,16 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     settlementQueue: unused('settlementQueue'),
     settlementEvents: unused('settlementEvents'),
     facilitator: unused('facilitator'),
+    // No Redis or database: the configuration stays the catalog's defaults.
+    network: {
+      current: () => DEFAULT_NETWORK_CONFIG,
+      refresh: async () => DEFAULT_NETWORK_CONFIG,
+      async announce() {},
+      async close() {},
+    },
     feed: unused('feed'),
+    metrics: createMetrics(),
+    queues: [],
     corpusScores: unused('corpusScores'),
     stress: unused('stress'),
     exports: unused('exports'),

@@ -1,6 +1,26 @@
 import type { OperationSpec } from './operation';
 
 /**
+ * The credentials of operator and admin operations (README "Operating"): a bearer token minted by
+ * `humanlike admin token create`, sent as `Authorization: Bearer hlo_...`. Two schemes, one per
+ * role, because the roles are separate: an admin token is refused (403) where an operator token is needed.
+ */
+export const SECURITY_SCHEMES = {
+  operatorToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'hlo_<43 base64url characters>',
+    description: 'An operator credential (role operator): reads and metrics. Minted with `humanlike admin token create --role operator --ttl 30d`.',
+  },
+  adminToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'hlo_<43 base64url characters>',
+    description: 'An admin credential (role admin): changes and the queue dashboard. Minted with `humanlike admin token create --role admin --ttl 1d`.',
+  },
+} as const;
+
+/**
  * Builds the OpenAPI 3.1 document from the operation specs, whose body and query schemas are the
  * objects the validators compile: the document cannot drift from what is enforced.
  * @param operations - every operation the service serves
@@ -33,7 +53,7 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], versi
         {
           description: r.description,
           ...(r.headers ? { headers: r.headers } : {}),
-          ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
+          ...(r.schema ? { content: { [r.mediaType ?? 'application/json']: { schema: r.schema } } } : {}),
         },
       ]),
     );
@@ -44,6 +64,7 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], versi
       ...(op.description ? { description: op.description } : {}),
       tags: op.tags,
       ...(parameters ? { parameters } : {}),
+      ...(op.security ? { security: [{ [op.security]: [] }] } : {}),
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
       responses,
     };
@@ -61,5 +82,6 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], versi
     },
     servers: [{ url: '/' }],
     paths,
+    components: { securitySchemes: SECURITY_SCHEMES },
   };
 }

@@ -2,12 +2,14 @@
 export interface ResponseSpec {
   description: string;
   schema?: object;
+  /** The media type of `schema` (default `application/json`). */
+  mediaType?: string;
   headers?: Record<string, { description: string; schema: object }>;
 }
 
 /** One operation: the route table and the OpenAPI document read the same specs and schemas. */
 export interface OperationSpec {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'patch';
   /** Path in OpenAPI form (`{param}`). */
   path: string;
   operationId: string;
@@ -21,4 +23,6 @@ export interface OperationSpec {
   /** Request headers the operation reads (payment headers, Idempotency-Key). */
   headers?: ReadonlyArray<{ name: string; description: string; schema: object; required?: boolean }>;
   responses: Record<string, ResponseSpec>;
+  /** The credential the operation needs (a scheme of `SECURITY_SCHEMES`); none for public and paid operations. */
+  security?: 'operatorToken' | 'adminToken';
 }

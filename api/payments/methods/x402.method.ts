@@ -151,6 +151,7 @@ async function proceed(
   }
   if (current.status === 'scored') {
     const settled = await settle(ctx, deps, current);
+    deps.metrics.settlement('pending' in settled ? 'pending' : settled.success ? 'settled' : 'failed');
     // Not known yet whether money moved: never "nothing was charged"; the authorization stays replayable.
     if ('pending' in settled) throw settlementPendingError(settled.retryAfterSeconds, { result_id: current.resultId });
     if (!settled.success) {

@@ -9,3 +9,4 @@ export { CalibrationShare } from './calibration-share.entity';
 export { Bundle, type BundlePlan, type BundleSource } from './bundle.entity';
 export { BundleRedemption, type RedemptionStatus } from './bundle-redemption.entity';
 export { Referral } from './referral.entity';
+export { OperatorCredential, type OperatorRole } from './operator-credential.entity';
