@@ -3,7 +3,7 @@ import type { RewriteInput, RewriteResult } from '../shared/rewrite/rewrite';
 import { awaitResult } from './await-result';
 import { enqueueWithDeadline } from './enqueue';
 import { JOB_OWNER_PROPERTIES } from './job-owner';
-import { jobIdFor, type JobIdentity } from './score-text.job';
+import { REPLY_INPUT_PROPERTIES, jobIdFor, type JobIdentity } from './score-text.job';
 
 /** Job name of a rewrite on the `scoring` queue (the rewrite is scoring work: it scores every candidate edit). */
 export const REWRITE_JOB = 'rewrite-text';
@@ -34,10 +34,8 @@ export const rewritePayloadSchema = {
       required: ['text', 'profile'],
       additionalProperties: false,
       properties: {
-        text: { type: 'string' },
+        ...REPLY_INPUT_PROPERTIES,
         profile: { type: 'string' },
-        delaySeconds: { type: 'number', minimum: 0 },
-        incoming: { type: 'string' },
       },
     },
     reqId: { type: 'string' },

@@ -30,6 +30,13 @@ export type JobIdentity =
   | { kind: 'payment'; authorization: string }
   | { kind: 'idempotency-key'; key: string };
 
+/** Schema properties of a reply in a job's input (the engine's `text`, `delaySeconds`, `incoming`), shared by the scoring jobs. */
+export const REPLY_INPUT_PROPERTIES = {
+  text: { type: 'string' },
+  delaySeconds: { type: 'number', minimum: 0 },
+  incoming: { type: 'string' },
+} as const;
+
 /** JSON schema of {@link ScoreTextPayload}; the processor checks payloads against it. */
 export const scoreTextPayloadSchema = {
   type: 'object',
@@ -41,9 +48,7 @@ export const scoreTextPayloadSchema = {
       required: ['text'],
       additionalProperties: false,
       properties: {
-        text: { type: 'string' },
-        delaySeconds: { type: 'number', minimum: 0 },
-        incoming: { type: 'string' },
+        ...REPLY_INPUT_PROPERTIES,
         profile: { type: 'string' },
         deep: { type: 'boolean' },
       },

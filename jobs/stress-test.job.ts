@@ -3,7 +3,7 @@ import type { ScoreInput, WeaknessMapResult } from '../shared/scoring/result-typ
 import { awaitResult } from './await-result';
 import { enqueueWithDeadline } from './enqueue';
 import { JOB_OWNER_PROPERTIES } from './job-owner';
-import { jobIdFor, type JobIdentity } from './score-text.job';
+import { REPLY_INPUT_PROPERTIES, jobIdFor, type JobIdentity } from './score-text.job';
 
 /** Job name of a stress test on the `stress` queue. */
 export const STRESS_TEST_JOB = 'stress-test';
@@ -39,11 +39,7 @@ export const stressTestPayloadSchema = {
       type: 'object',
       required: ['text'],
       additionalProperties: false,
-      properties: {
-        text: { type: 'string' },
-        delaySeconds: { type: 'number', minimum: 0 },
-        incoming: { type: 'string' },
-      },
+      properties: REPLY_INPUT_PROPERTIES,
     },
     weakest: { type: 'integer', minimum: 0, maximum: 28 },
     reqId: { type: 'string' },
