@@ -135,7 +135,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     metricsRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
-  const document = Object.freeze(buildOpenApiDocument(operations));
+  const document = Object.freeze(buildOpenApiDocument(operations, deps.config.freeTier));
   router.get('/api/openapi.json', async (ctx: AppContext) => {
     ctx.body = document;
   });

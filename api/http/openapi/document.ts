@@ -24,12 +24,24 @@ export const SECURITY_SCHEMES = {
  * Builds the OpenAPI 3.1 document from the operation specs, whose body and query schemas are the
  * objects the validators compile: the document cannot drift from what is enforced.
  * @param operations - every operation the service serves
+ * @param freeTier - the configured free-tier rules, for the document's description
  * @param version - the interface version
  * @returns the document
  */
-export function buildOpenApiDocument(operations: readonly OperationSpec[], version = '1.0.0') {
+export function buildOpenApiDocument(
+  operations: readonly OperationSpec[],
+  freeTier: { scoreLimit: number; wishlistRequiredFrom: number },
+  version = '1.0.0',
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
+    // Every `{name}` of the path is a required path parameter.
+    const pathParameters = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: op.pathParams?.[name] ?? { type: 'string' },
+    }));
     const queryParameters = op.query
       ? Object.entries(op.query.properties).map(([name, schema]) => ({
           name,
@@ -45,7 +57,7 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], versi
       description: h.description,
       schema: h.schema,
     }));
-    const all = [...queryParameters, ...headerParameters];
+    const all = [...pathParameters, ...queryParameters, ...headerParameters];
     const parameters = all.length > 0 ? all : undefined;
     const responses = Object.fromEntries(
       Object.entries(op.responses).map(([status, r]) => [
@@ -77,8 +89,8 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], versi
       description:
         'Scores text written by an AI agent against 28 human personality profiles. Errors (every status but 402) are ' +
         '{"error": {"code", "message", "details"}}; 422 details list every failing field with its JSON path. ' +
-        'Free tier: 3 lifetime scores per caller (a keyed hash of the client address), data_consent must be true, ' +
-        'one wishlist item before the third score (403 wishlist_required), then 429 free_cap_reached with an upgrade block.',
+        `Free tier: ${freeTier.scoreLimit} lifetime scores per caller (a keyed hash of the client address), data_consent must be true, ` +
+        `one wishlist item before free score number ${freeTier.wishlistRequiredFrom} (403 wishlist_required), then 429 free_cap_reached with an upgrade block.`,
     },
     servers: [{ url: '/' }],
     paths,

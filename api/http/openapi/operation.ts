@@ -18,6 +18,8 @@ export interface OperationSpec {
   tags: string[];
   /** JSON schema of the JSON body; the same object `validateBody` compiles. */
   body?: object;
+  /** Schemas of the path's `{name}` parameters (a string without one); every one is required. */
+  pathParams?: Record<string, object>;
   /** JSON schema of the query object; each property becomes a query parameter. */
   query?: { type: 'object'; properties: Record<string, object>; required?: readonly string[] };
   /** Request headers the operation reads (payment headers, Idempotency-Key). */

@@ -297,6 +297,21 @@ describe('createApp (no network)', function () {
       expect(body.paths['/api/score'].post.responses['429'].description).to.contain('the 5 lifetime free scores');
       expect(JSON.stringify(body.paths['/api/score'])).not.to.contain('3 lifetime');
       expect(body.paths['/api/simulate'].post.summary).to.contain('basic 50000 / deep 180000 USDC units');
+      expect(body.info.description).to.contain('5 lifetime scores').and.not.contain('3 lifetime');
+    });
+
+    it('declares every {parameter} of a path as a required path parameter', async function () {
+      const { body } = await http.get('/api/openapi.json').expect(200);
+      const templated = Object.keys(body.paths).filter((p) => p.includes('{'));
+      expect(templated.length).to.be.at.least(3);
+      for (const path of templated) {
+        const names = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+        for (const [method, op] of Object.entries(body.paths[path] as Record<string, { parameters?: Array<{ name: string; in: string; required: boolean }> }>)) {
+          for (const name of names) {
+            expect(op.parameters?.find((p) => p.in === 'path' && p.name === name), `${method} ${path} ${name}`).to.deep.include({ required: true });
+          }
+        }
+      }
     });
   });
 });
