@@ -5,6 +5,7 @@ import { seedLedgerSessions } from '../../../helpers/ledger-seed';
 import { listenToFeed } from '../../../helpers/feed-listener';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment } from '../../../helpers/x402-payments';
+import { expectReplayAndReuseRefused } from '../../../helpers/paid-contract';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/progress`;
 const PRICE = 180_000;
@@ -174,21 +175,8 @@ describe('POST /api/progress (paid, on the exports queue)', function () {
     });
 
     it('replays the same report for the same authorization without a second charge, and answers 409 to another request', async function () {
-      const first = await pay(newcomer, PRICE);
-      expect(first.response.status).to.equal(200);
-      const afterFirst = await paid.balanceOf(newcomer.address);
-      const again = await paid.stack.http.post('/api/progress').set('PAYMENT-SIGNATURE', first.signed.header).send({ wallet_address: newcomer.address });
-      expect(again.status).to.equal(200);
-      expect(again.headers['x-payment-replayed']).to.equal('true');
-      expect(again.body).to.deep.equal(first.response.body);
-      const other = await paid.stack.http
-        .post('/api/progress')
-        .set('PAYMENT-SIGNATURE', first.signed.header)
-        .send({ wallet_address: newcomer.address, history_limit: 5 });
-      expect(other.status).to.equal(409);
-      expect(other.body.error.code).to.equal('payment_already_used');
-      expect(await paid.balanceOf(newcomer.address)).to.equal(afterFirst);
-      expect(await paid.count('ledger_sessions')).to.equal(1);
+      const body = { wallet_address: newcomer.address };
+      await expectReplayAndReuseRefused(paid, '/api/progress', newcomer.address, await pay(newcomer, PRICE), body, { ...body, history_limit: 5 });
     });
   });
 });

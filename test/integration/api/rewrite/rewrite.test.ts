@@ -3,6 +3,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment } from '../../../helpers/x402-payments';
+import { expectReplayAndReuseRefused } from '../../../helpers/paid-contract';
 
 const PATH = '/api/rewrite';
 const RESOURCE = `${PUBLIC_BASE_URL}${PATH}`;
@@ -159,26 +160,9 @@ describe('POST /api/rewrite paid with x402 (real facilitator, real chain)', func
       expect(rows).to.deep.equal([{ amount: '162000' }]);
     });
 
-    it('replays a lost response for the same authorization and request, without a second charge', async function () {
+    it('replays a lost response for the same authorization and request without a second charge, and answers 409 to another request', async function () {
       const body = request(payer.address);
-      const first = await pay(body);
-      expect(first.response.status).to.equal(200);
-      const afterFirst = await paid.balanceOf(payer.address);
-      const again = await paid.stack.http.post(PATH).set('PAYMENT-SIGNATURE', first.signed.header).send(body);
-      expect(again.status).to.equal(200);
-      expect(again.headers['x-payment-replayed']).to.equal('true');
-      expect(again.body).to.deep.equal(first.response.body);
-      expect(await paid.balanceOf(payer.address)).to.equal(afterFirst);
-      expect(await paid.count('ledger_sessions')).to.equal(1);
-    });
-
-    it('answers 409 to the same authorization with a different request', async function () {
-      const first = await pay(request(payer.address));
-      expect(first.response.status).to.equal(200);
-      const other = await paid.stack.http.post(PATH).set('PAYMENT-SIGNATURE', first.signed.header).send(request(payer.address, { target_profile: 'formal-concierge' }));
-      expect(other.status).to.equal(409);
-      expect(other.body.error.code).to.equal('payment_already_used');
-      expect(await paid.count('ledger_sessions')).to.equal(1);
+      await expectReplayAndReuseRefused(paid, PATH, payer.address, await pay(body), body, request(payer.address, { target_profile: 'formal-concierge' }));
     });
   });
 });

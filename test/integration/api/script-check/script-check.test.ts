@@ -4,6 +4,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { listenToFeed, type FeedListener } from '../../../helpers/feed-listener';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment } from '../../../helpers/x402-payments';
+import { expectReplayAndReuseRefused } from '../../../helpers/paid-contract';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/script-check`;
 const PRICE = 180_000;
@@ -157,33 +158,10 @@ describe('POST /api/script-check paid with x402 (real facilitator, real chain)',
       expect(response.body.adherence_score).to.equal(50);
     });
 
-    it('replays a lost response for the same authorization and request, without a second charge', async function () {
+    it('replays a lost response for the same authorization and request without a second charge, and answers 409 to another request', async function () {
       const body = request(payer.address);
-      const first = await pay(body);
-      expect(first.response.status).to.equal(200);
-      const afterFirst = await paid.balanceOf(payer.address);
-
-      const again = await paid.stack.http.post('/api/script-check').set('PAYMENT-SIGNATURE', first.signed.header).send(body);
-      expect(again.status).to.equal(200);
-      expect(again.headers['x-payment-replayed']).to.equal('true');
-      expect(again.body).to.deep.equal(first.response.body);
-      expect(again.headers['payment-response']).to.equal(first.response.headers['payment-response']);
-      expect(await paid.balanceOf(payer.address)).to.equal(afterFirst);
-      expect(await paid.count('ledger_sessions')).to.equal(1);
-    });
-
-    it('answers 409 to the same authorization with a different request', async function () {
-      const first = await pay(request(payer.address));
-      expect(first.response.status).to.equal(200);
-      const afterFirst = await paid.balanceOf(payer.address);
-      const other = await paid.stack.http
-        .post('/api/script-check')
-        .set('PAYMENT-SIGNATURE', first.signed.header)
-        .send(request(payer.address, { reply_text: 'A different reply for $9.' }));
-      expect(other.status).to.equal(409);
-      expect(other.body.error.code).to.equal('payment_already_used');
-      expect(await paid.count('ledger_sessions')).to.equal(1);
-      expect(await paid.balanceOf(payer.address)).to.equal(afterFirst);
+      const other = request(payer.address, { reply_text: 'A different reply for $9.' });
+      await expectReplayAndReuseRefused(paid, '/api/script-check', payer.address, await pay(body), body, other);
     });
 
     it('quotes and charges a loyal wallet (10 settled paid sessions) 10 percent less, and says so', async function () {

@@ -3,6 +3,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { base64Json, signPayment, type SignOptions } from '../../../helpers/x402-payments';
+import { expectReplayAndReuseRefused } from '../../../helpers/paid-contract';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/simulate`;
 const BASIC = 50_000;
@@ -130,31 +131,10 @@ describe('POST /api/simulate paid with x402 (real facilitator, real chain)', fun
       expect(await paid.balanceOf(payer.address)).to.equal(before - BigInt(DEEP));
     });
 
-    it('replays a lost response for the same authorization and request, without a second charge', async function () {
+    it('replays a lost response for the same authorization and request without a second charge, and answers 409 to another request', async function () {
       const body = session(payer.address);
-      const first = await pay(body, BASIC);
-      expect(first.response.status).to.equal(200);
-      const afterFirst = await paid.balanceOf(payer.address);
-
-      const again = await paid.stack.http.post('/api/simulate').set('PAYMENT-SIGNATURE', first.signed.header).send(body);
-      expect(again.status).to.equal(200);
-      expect(again.headers['x-payment-replayed']).to.equal('true');
-      expect(again.body).to.deep.equal(first.response.body);
-      expect(again.headers['payment-response']).to.equal(first.response.headers['payment-response']);
-      expect(await paid.balanceOf(payer.address)).to.equal(afterFirst);
-      expect(await paid.count('ledger_sessions')).to.equal(1);
-    });
-
-    it('answers 409 to the same authorization with a different request', async function () {
-      const first = await pay(session(payer.address), BASIC);
-      expect(first.response.status).to.equal(200);
-      const other = await paid.stack.http
-        .post('/api/simulate')
-        .set('PAYMENT-SIGNATURE', first.signed.header)
-        .send(session(payer.address, { proposed_text: 'A different reply entirely.' }));
-      expect(other.status).to.equal(409);
-      expect(other.body.error.code).to.equal('payment_already_used');
-      expect(await paid.count('ledger_sessions')).to.equal(1);
+      const other = session(payer.address, { proposed_text: 'A different reply entirely.' });
+      await expectReplayAndReuseRefused(paid, '/api/simulate', payer.address, await pay(body, BASIC), body, other);
     });
 
     it('honours Idempotency-Key: the same key and request replay the first result and take no second payment', async function () {

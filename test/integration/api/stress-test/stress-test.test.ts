@@ -4,6 +4,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { PROFILES } from '../../../../shared/profiles';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment } from '../../../helpers/x402-payments';
+import { expectReplayAndReuseRefused } from '../../../helpers/paid-contract';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/stress-test`;
 const PRICE = 180_000;
@@ -130,24 +131,8 @@ describe('POST /api/stress-test paid with x402 (real facilitator, real chain)', 
 
     it('replays a lost response for the same authorization and request, and answers 409 to another request', async function () {
       const body = request(payer.address);
-      const first = await pay(body, PRICE);
-      expect(first.response.status, JSON.stringify(first.response.body)).to.equal(200);
-      const afterFirst = await paid.balanceOf(payer.address);
-
-      const again = await paid.stack.http.post('/api/stress-test').set('PAYMENT-SIGNATURE', first.signed.header).send(body);
-      expect(again.status).to.equal(200);
-      expect(again.headers['x-payment-replayed']).to.equal('true');
-      expect(again.body).to.deep.equal(first.response.body);
-      expect(again.headers['payment-response']).to.equal(first.response.headers['payment-response']);
-
-      const other = await paid.stack.http
-        .post('/api/stress-test')
-        .set('PAYMENT-SIGNATURE', first.signed.header)
-        .send(request(payer.address, { proposed_text: 'A different reply entirely.' }));
-      expect(other.status).to.equal(409);
-      expect(other.body.error.code).to.equal('payment_already_used');
-      expect(await paid.balanceOf(payer.address)).to.equal(afterFirst);
-      expect(await paid.count('ledger_sessions')).to.equal(1);
+      const other = request(payer.address, { proposed_text: 'A different reply entirely.' });
+      await expectReplayAndReuseRefused(paid, '/api/stress-test', payer.address, await pay(body, PRICE), body, other);
     });
 
     it('quotes and charges a wallet with 10 settled paid sessions the loyalty price, naming the discount', async function () {
