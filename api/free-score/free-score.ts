@@ -6,6 +6,7 @@ import type { AppConfig } from '../../shared/config';
 import { isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { AppError, UnavailableError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import type { NetworkConfigCache } from '../../shared/operators/network-config-cache';
 import { scoreInputFrom } from '../http/score-input';
 import type { ScoreRequest } from './free-score.schema';
 import type { CorpusScoreWriter } from './corpus-scores';
@@ -19,6 +20,8 @@ export interface FreeScoreDeps {
   scoringQueue: Queue;
   scoringEvents: QueueEvents;
   corpusScores: CorpusScoreWriter;
+  /** The runtime network configuration: the upgrade block quotes the live base simulation fee. */
+  network: Pick<NetworkConfigCache, 'current'>;
 }
 
 /** A scored free round. */
@@ -90,7 +93,7 @@ export async function runFreeScore(
     if (reservation.reason === 'cap_reached') {
       throw new AppError(429, 'free_cap_reached', `The free tier allows ${rules.scoreLimit} lifetime scores per caller; continue with the paid flow.`, {
         details: { limit: rules.scoreLimit, used: reservation.used },
-        extra: { upgrade: upgradeBlock(config.payments) },
+        extra: { upgrade: upgradeBlock(config.payments, deps.network.current()) },
       });
     }
     throw new AppError(403, 'wishlist_required', `Submit one wishlist item to POST /api/wishlist before free score ${rules.wishlistRequiredFrom}.`, {

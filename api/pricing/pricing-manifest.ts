@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../shared/config';
+import { livePrice, type NetworkConfig } from '../../shared/operators/network-config';
 import { CARD_PACKS, PRODUCT_TERMS, PRODUCTS, type Price, type Product } from '../../shared/products';
 
 const LEGACY_NETWORK = 'solana';
@@ -17,16 +18,16 @@ function endpoint(served: ServedOperations, method: string, path: string) {
 
 // A product's member: its default tier's price, every tier's price when it has several, its
 // published terms, and the quote path only once a GET on it answers the 402 quote.
-function productMember(product: Product, served: ServedOperations) {
-  const tiers = Object.entries(product.tiers);
+function productMember(product: Product, served: ServedOperations, network: Pick<NetworkConfig, 'simulateBaseLamports'>) {
+  const tiers = Object.keys(product.tiers);
   const member: Record<string, unknown> = {
     ...endpoint(served, product.method, product.path),
-    ...price(product.tiers[product.defaultTier].price),
+    ...price(livePrice(product, product.defaultTier, network)),
     payment: 'x402',
     loyalty_discount_applies: product.loyaltyDiscount,
     ...product.terms,
   };
-  if (tiers.length > 1) member.tiers = Object.fromEntries(tiers.map(([id, tier]) => [id, price(tier.price)]));
+  if (tiers.length > 1) member.tiers = Object.fromEntries(tiers.map((id) => [id, price(livePrice(product, id, network))]));
   if (served.has(`GET ${product.path}`)) member.quote = { method: 'GET', path: product.path };
   return member;
 }
@@ -38,11 +39,17 @@ function productMember(product: Product, served: ServedOperations) {
  * @param payments - the `payments` section of the config
  * @param freeTier - the `freeTier` section of the config
  * @param served - the operations this server answers (a path not served yet is marked unavailable)
+ * @param network - the runtime network configuration (an admin may change the base simulation fee)
  * @returns the manifest
  */
-export function buildPricingManifest(payments: AppConfig['payments'], freeTier: AppConfig['freeTier'], served: ServedOperations) {
+export function buildPricingManifest(
+  payments: AppConfig['payments'],
+  freeTier: AppConfig['freeTier'],
+  served: ServedOperations,
+  network: Pick<NetworkConfig, 'simulateBaseLamports'>,
+) {
   const t = PRODUCT_TERMS;
-  const products = Object.fromEntries(Object.values(PRODUCTS).map((p) => [p.manifestKey, productMember(p, served)]));
+  const products = Object.fromEntries(Object.values(PRODUCTS).map((p) => [p.manifestKey, productMember(p, served, network)]));
   const simulate = PRODUCTS.simulate;
   // Joining a room is free (section 3); it is published with the room's terms.
   Object.assign(products[PRODUCTS.roleplay.manifestKey], { join: { ...endpoint(served, 'POST', '/api/roleplay/join'), price_usdc_units: 0 } });

@@ -11,10 +11,13 @@ import { buildPricingManifest, type ServedOperations } from './pricing-manifest'
  */
 export function pricingRoutes(deps: AppDeps, served: ServedOperations): Router<AppState> {
   const router = new Router<AppState>();
-  const manifest = Object.freeze(buildPricingManifest(deps.config.payments, deps.config.freeTier, served));
+  // Rebuilt only when an admin changed the base simulation fee (the runtime network configuration).
+  let built: { lamports: number; manifest: object } | undefined;
   router.get('/api/pricing', async (ctx: AppContext) => {
+    const network = deps.network.current();
+    if (built?.lamports !== network.simulateBaseLamports) built = { lamports: network.simulateBaseLamports, manifest: Object.freeze(buildPricingManifest(deps.config.payments, deps.config.freeTier, served, network)) };
     ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.body = manifest;
+    ctx.body = built.manifest;
   });
   return router;
 }

@@ -283,6 +283,11 @@ describe('operators: credentials and the runtime network configuration', functio
       expect(quotedLamports(posted.body)).to.equal(300_000);
       // The deep tier and the USDC price are not the base simulation fee.
       expect(quotedLamports((await b.http.get('/api/simulate?tier=deep')).body)).to.equal(950_000);
+      // The published manifest follows the live quote.
+      const manifest = (await b.http.get('/api/pricing')).body;
+      expect(manifest.simulate_endpoint.price_lamports).to.equal(300_000);
+      expect(manifest.simulate_endpoint.tiers).to.deep.include({ basic: { price_usdc_units: 50_000, price_lamports: 300_000 } });
+      expect(manifest.deep_analysis_tier.price_lamports).to.equal(950_000);
 
       const audit = (await a.deps.dataSource.query('SELECT credential_id, changed_at, old_values, new_values FROM network_config_changes')) as Array<{
         credential_id: string;
