@@ -26,8 +26,8 @@ export interface ServiceMetrics {
   settlement(outcome: SettlementOutcome): void;
   /** A free score was given (a round used). */
   freeRoundUsed(): void;
-  /** Queues whose depth is read at each scrape (the queue dashboard's, once it is mounted). */
-  watchQueues(queues: readonly Queue[]): void;
+  /** Request durations, by method, route pattern and status (see {@link requestMetrics}). */
+  requestDuration: Histogram<'method' | 'route' | 'status'>;
 }
 
 /**
@@ -40,8 +40,7 @@ export interface ServiceMetrics {
 export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const watched = new Map<string, Queue>(queues.map((q) => [q.name, q]));
-  new Histogram({
+  const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request durations by method, route pattern and status.',
     labelNames: ['method', 'route', 'status'],
@@ -55,11 +54,11 @@ export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
     registers: [registry],
     async collect() {
       this.reset();
-      for (const [name, queue] of watched) {
+      for (const queue of queues) {
         // Redis away: the queue's series are left out of this scrape (its absence is the signal), and the rest is served.
         const counts = await queue.getJobCounts(...QUEUE_STATES).catch(() => undefined);
         if (!counts) continue;
-        for (const state of QUEUE_STATES) this.set({ queue: name, state }, counts[state] ?? 0);
+        for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
       }
     },
   });
@@ -71,9 +70,7 @@ export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
     paymentRefused: (reason) => refusals.inc({ reason: safe(reason) }),
     settlement: (outcome) => settlements.inc({ outcome }),
     freeRoundUsed: () => freeRounds.inc(),
-    watchQueues(more) {
-      for (const q of more) watched.set(q.name, q);
-    },
+    requestDuration,
   };
 }
 
@@ -85,9 +82,8 @@ export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
  * @returns the middleware; mount it right after the error handler, so errors are timed with their status
  */
 export function requestMetrics(metrics: ServiceMetrics) {
-  const histogram = metrics.registry.getSingleMetric('http_request_duration_seconds') as Histogram<'method' | 'route' | 'status'>;
   return async function timeRequest(ctx: AppContext, next: Next): Promise<void> {
-    const end = histogram.startTimer();
+    const end = metrics.requestDuration.startTimer();
     try {
       await next();
     } finally {
