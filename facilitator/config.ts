@@ -15,6 +15,8 @@ export interface FacilitatorConfig {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** `undefined`: the embedded development chain. Otherwise the real chain to settle on. */
   readonly chain?: Readonly<RemoteChainOptions>;
+  /** Development chain only: the simulated block time each settlement waits (0: none). */
+  readonly devBlockTimeMs: number;
 }
 
 /**
@@ -24,6 +26,8 @@ export interface FacilitatorConfig {
  *   all three select a real chain, none the embedded development chain;
  * - `FACILITATOR_SETTLED_LOOKBACK_BLOCKS` (real chain only, default 10000): how far back a retried
  *   settle looks for the earlier settlement.
+ * - `FACILITATOR_DEV_BLOCK_TIME_MS` (development chain only, default 0, at most 60000): each
+ *   settlement's receipt waits this long, as on a real chain (Base: about 2000); for benches.
  * With `NODE_ENV=production` the real chain is required: a production service settling on a chain
  * that exists only in its own memory would hand out work for play money.
  * @param env - the environment (process.env in main)
@@ -65,6 +69,11 @@ export function loadFacilitatorConfig(env: Record<string, string | undefined>): 
     problems.push('NODE_ENV=production needs a real chain: set FACILITATOR_RPC_URL, FACILITATOR_PRIVATE_KEY and FACILITATOR_NETWORK');
   }
 
+  const blockTimeText = get('FACILITATOR_DEV_BLOCK_TIME_MS') ?? '0';
+  const devBlockTimeMs = Number(blockTimeText);
+  if (!/^\d{1,5}$/.test(blockTimeText) || devBlockTimeMs > 60_000) problems.push(`FACILITATOR_DEV_BLOCK_TIME_MS must be 0-60000 milliseconds, got "${blockTimeText}"`);
+  else if (devBlockTimeMs > 0 && chain) problems.push('FACILITATOR_DEV_BLOCK_TIME_MS applies to the development chain only; a real chain has its own block time');
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze({ port, host: get('FACILITATOR_HOST') ?? '127.0.0.1', logLevel, chain: chain && Object.freeze(chain) });
+  return Object.freeze({ port, host: get('FACILITATOR_HOST') ?? '127.0.0.1', logLevel, chain: chain && Object.freeze(chain), devBlockTimeMs });
 }

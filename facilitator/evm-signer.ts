@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { toFacilitatorEvmSigner, type FacilitatorEvmSigner } from '@x402/evm';
 import {
   BaseError,
@@ -31,6 +32,12 @@ export interface FacilitatorSignerOptions {
   pollingIntervalMs: number;
   /** Longest wait for a receipt before settle answers `settlement_pending` (x402's default: 180 s). */
   confirmationTimeoutMs?: number;
+  /**
+   * Earliest a receipt is answered after the wait for it began. The development chain mines each
+   * transaction at once; this models a real chain's block time (about 2 s on Base) for benches and
+   * tests of settlement under latency. Default 0.
+   */
+  blockTimeMs?: number;
 }
 
 /** The facilitator's chain access: the signer the x402 code uses, and a client for reads. */
@@ -75,7 +82,13 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
       writeContract: (args) =>
         send((nonce) => client.writeContract({ ...args, nonce } as unknown as WriteContractParameters<readonly unknown[], string, readonly unknown[], Chain, typeof account>)),
       sendTransaction: (args) => send((nonce) => client.sendTransaction({ ...args, nonce })),
-      waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
+      waitForTransactionReceipt: async (args) => {
+        const asked = Date.now();
+        const receipt = await client.waitForTransactionReceipt(args);
+        const early = (options.blockTimeMs ?? 0) - (Date.now() - asked);
+        if (early > 0) await sleep(early);
+        return receipt;
+      },
     },
     options.confirmationTimeoutMs === undefined ? undefined : { confirmationTimeoutMs: options.confirmationTimeoutMs },
   );

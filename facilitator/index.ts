@@ -26,6 +26,12 @@ export interface FacilitatorListenOptions {
   logger?: Logger;
 }
 
+/** Options of {@link startLocalFacilitator}. */
+export interface LocalFacilitatorOptions extends FacilitatorListenOptions {
+  /** The development chain's simulated block time: each settlement's receipt waits this long (default 0). */
+  blockTimeMs?: number;
+}
+
 /** A facilitator settling on the embedded development chain. */
 export interface LocalFacilitator {
   /** Base URL of the facilitator API (`/verify`, `/settle`, `/supported`). */
@@ -75,14 +81,14 @@ export interface RemoteFacilitator {
  * Starts the project's x402 facilitator on an in-process development chain (chain id 8453):
  * deploys TestUsdc, funds the ten test-mnemonic accounts, and serves the facilitator API plus a
  * JSON-RPC passthrough at `/rpc`. Each call starts its own chain.
- * @param options - port (0 = random), host (127.0.0.1), logger (silent)
+ * @param options - port (0 = random), host (127.0.0.1), logger (silent), simulated block time (0)
  * @returns the running facilitator and what a client needs to pay through it
  */
-export async function startLocalFacilitator(options: FacilitatorListenOptions = {}): Promise<LocalFacilitator> {
+export async function startLocalFacilitator(options: LocalFacilitatorOptions = {}): Promise<LocalFacilitator> {
   const logger = options.logger ?? silentLogger();
   const chain = await startDevChain();
   const transport = devChainTransport(chain.provider);
-  const signer = createFacilitatorSigner({ transport, chain: chain.chain, privateKey: chain.deployer.privateKey, pollingIntervalMs: 50 });
+  const signer = createFacilitatorSigner({ transport, chain: chain.chain, privateKey: chain.deployer.privateKey, pollingIntervalMs: 50, blockTimeMs: options.blockTimeMs });
   const service = createFacilitatorService({ signer, network: chain.network, logger });
   const app = createFacilitatorApp({ logger, service, rpc: chain.provider });
   const { server, url } = await listen(app, options);

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     close = running.close;
     logger.info({ url: running.url, network: running.network, signer: running.signer }, 'facilitator ready');
   } else {
-    const running = await startLocalFacilitator(listen);
+    const running = await startLocalFacilitator({ ...listen, blockTimeMs: config.devBlockTimeMs });
     close = running.close;
     // The development accounts come from the public test mnemonic: their keys are no secret.
     const payer = running.payers[0];

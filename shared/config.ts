@@ -109,7 +109,11 @@ export interface AppConfig {
     readonly facilitatorTimeoutMs: number;
     /** How long the API waits for a settlement job before answering 504 (the payment stays replayable). */
     readonly settleWaitMs: number;
-    /** Settlement jobs one worker process runs at once (they wait on the facilitator, not the CPU). */
+    /**
+     * Settlement jobs one worker process runs at once. They wait on the facilitator and a block,
+     * not the CPU, so this is sized by the paid rate a worker must carry times the settlement
+     * latency (README "Performance"), bounded by what the facilitator accepts, not by cores.
+     */
     readonly settlementConcurrency: number;
     /**
      * A scored authorization still unsettled after this long is checked against the chain by the
@@ -242,7 +246,7 @@ const ENV_SCHEMA = {
     X402_FACILITATOR_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:4020' },
     X402_FACILITATOR_TIMEOUT_MS: int(100, 120_000, 10_000),
     SETTLEMENT_WAIT_TIMEOUT_MS: int(100, 600_000, 30_000),
-    SETTLEMENT_CONCURRENCY: int(1, 256, 16),
+    SETTLEMENT_CONCURRENCY: int(1, 4096, 256),
     SETTLEMENT_RECONCILE_AFTER_SECONDS: int(10, 86_400, 120),
     BUNDLE_REDEMPTION_ABANDONED_SECONDS: int(60, 86_400, 600),
     PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^/]+$' },

@@ -1,7 +1,7 @@
 import type { PaymentRequirements } from '@x402/core/types';
 import { createPublicClient, createWalletClient, defineChain, erc20Abi, http, type Address } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { startLocalFacilitator, type LocalFacilitator } from '../../facilitator';
+import { startLocalFacilitator, type LocalFacilitator, type LocalFacilitatorOptions } from '../../facilitator';
 import { startFaultyProxy, type FaultyProxy } from './faulty-proxy';
 import { startTestStack, type TestStack } from './stack';
 
@@ -34,11 +34,15 @@ export interface PaidStack {
  * Starts the facilitator (own chain), a proxy in front of it, and a test stack whose payments go
  * through the proxy.
  * @param suite - suite name (the queue prefix)
- * @param options - `worker: false` for no in-process worker; env overrides
+ * @param options - `worker: false` for no in-process worker; env overrides; facilitator options
+ *   (a simulated block time)
  * @returns the paid stack
  */
-export async function startPaidStack(suite: string, options: { worker?: boolean; env?: Record<string, string> } = {}): Promise<PaidStack> {
-  const facilitator = await startLocalFacilitator();
+export async function startPaidStack(
+  suite: string,
+  options: { worker?: boolean; env?: Record<string, string>; facilitator?: LocalFacilitatorOptions } = {},
+): Promise<PaidStack> {
+  const facilitator = await startLocalFacilitator(options.facilitator);
   const proxy = await startFaultyProxy(facilitator.url);
   let stack: TestStack;
   try {

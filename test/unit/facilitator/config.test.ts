@@ -20,7 +20,7 @@ function problemsOf(env: Record<string, string>): string[] {
 
 describe('facilitator/config loadFacilitatorConfig', function () {
   it('defaults to the development chain on 127.0.0.1:4020', function () {
-    expect(loadFacilitatorConfig({})).to.deep.equal({ port: 4020, host: '127.0.0.1', logLevel: 'info', chain: undefined });
+    expect(loadFacilitatorConfig({})).to.deep.equal({ port: 4020, host: '127.0.0.1', logLevel: 'info', chain: undefined, devBlockTimeMs: 0 });
   });
 
   it('selects a real chain when all three chain variables are set', function () {
@@ -37,6 +37,13 @@ describe('facilitator/config loadFacilitatorConfig', function () {
 
   it('refuses the development chain in production', function () {
     expect(problemsOf({ NODE_ENV: 'production' })[0]).to.match(/NODE_ENV=production needs a real chain/);
+  });
+
+  it('simulates a block time on the development chain only', function () {
+    expect(loadFacilitatorConfig({ FACILITATOR_DEV_BLOCK_TIME_MS: '2000' }).devBlockTimeMs).to.equal(2000);
+    expect(problemsOf({ FACILITATOR_DEV_BLOCK_TIME_MS: '2s' })[0]).to.match(/FACILITATOR_DEV_BLOCK_TIME_MS must be 0-60000/);
+    expect(problemsOf({ FACILITATOR_DEV_BLOCK_TIME_MS: '60001' })[0]).to.match(/must be 0-60000/);
+    expect(problemsOf({ ...REAL, FACILITATOR_DEV_BLOCK_TIME_MS: '2000' })[0]).to.match(/development chain only/);
   });
 
   it('lists every invalid value at once', function () {
