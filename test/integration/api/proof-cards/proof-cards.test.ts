@@ -156,6 +156,10 @@ describe('proof cards: evidence counted as the payment pipeline runs', function 
     expect(card.request_schema).to.deep.equal(JSON.parse(JSON.stringify(simulateRequestSchema)));
     const doc = await http().get('/api/openapi.json');
     expect(card.request_schema).to.deep.equal(doc.body.paths['/api/simulate'].post.requestBody.content['application/json'].schema);
+    const one = doc.body.paths['/api/proof-cards/{slug}'].get;
+    expect(one.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).to.deep.equal(['path:slug', 'query:format']);
+    expect(Object.keys(one.responses['200'].content)).to.deep.equal(['application/json', 'text/markdown']);
+    expect(doc.body.paths['/api/proof-cards'].get.responses['200'].content['application/json'].schema.required).to.include('corpus_evidence');
     expect(card.current_price).to.include({ base_usdc_micro: 50_000, base_lamports: 270_000, priced_endpoint: 'POST /api/simulate' });
     expect(Date.now() - Date.parse(card.current_price.quoted_at)).to.be.within(0, 10_000);
     expect(card.freshness.metrics_window).to.include({ days: 30, granularity: 'utc_day' });
