@@ -2,6 +2,7 @@ import cors from '@koa/cors';
 import Koa from 'koa';
 import type { AppState } from './http/context';
 import { jsonBodyParser } from './http/body-parser';
+import { canaryMarker } from './http/canary';
 import { errorHandler } from './http/error-handler';
 import { requestMetrics } from './http/metrics';
 import { operatorGuard } from './http/operator-guard';
@@ -32,7 +33,7 @@ export const ALLOWED_HEADERS = [
  * Builds the Koa application. It never listens: `api/server.ts` does, and tests call
  * `createApp(deps).callback()`.
  * Order: request id + logger, error handler (so every error has a request id), client address,
- * CORS, the operator guard (credentials on operator and admin paths), body parser (JSON only,
+ * CORS, the operator guard (credentials on operator and admin paths), the canary marker, body parser (JSON only,
  * size-limited), routes.
  * @param deps - config, logger, DataSource, Redis, queue, queue events, capacity runner
  * @returns the app
@@ -63,6 +64,8 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   );
   // Before the body parser: an unauthenticated caller's body is never read.
   app.use(operatorGuard(deps));
+  // After the guard (it already checked operator paths' credentials): marks canary traffic.
+  app.use(canaryMarker(deps));
   // The dashboard parses its own requests (it is a Koa app of its own), so it comes before ours.
   app.use(queueDashboard(deps.queues));
   app.use(jsonBodyParser(http.bodyLimitBytes));

@@ -24,6 +24,8 @@ import { buildOpenApiDocument } from './http/openapi/document';
 import type { OperationSpec } from './http/openapi/operation';
 import { pricingOperations } from './pricing/pricing.openapi';
 import { pricingRoutes } from './pricing/pricing.routes';
+import { proofCardOperations } from './proof-cards/proof-cards.openapi';
+import { proofCardRoutes } from './proof-cards/proof-cards.routes';
 import { recordsOperations } from './records/records.openapi';
 import { recordsRoutes } from './records/records.routes';
 import { profileOperations } from './profiles/profiles.openapi';
@@ -98,6 +100,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...progressOperations,
     ...trainingDatasetOperations,
     ...recordsOperations,
+    ...proofCardOperations,
     ...adminOperations,
     ...metricsOperations,
     openApiOperation,
@@ -131,6 +134,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     progressRoutes(deps),
     trainingDatasetRoutes(deps),
     recordsRoutes(deps),
+    proofCardRoutes(deps, operations),
     adminRoutes(deps),
     metricsRoutes(deps),
   ];

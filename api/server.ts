@@ -11,6 +11,7 @@ import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
 import { createCapacityRunner } from './health/capacity';
 import { createMetrics } from './http/metrics';
+import { createPaymentEvidence } from './http/payment-evidence';
 import type { ApiDeps } from './routes';
 import { createFeedHub } from './feed/feed-hub';
 import { createCorpusScoreWriter } from './free-score/corpus-scores';
@@ -79,6 +80,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     facilitator: createFacilitator(config.payments),
     network,
     metrics: createMetrics(queues),
+    evidence: createPaymentEvidence({ dataSource, buyerHashKey: config.freeTier.callerHashKey }),
     queues,
     feed,
     corpusScores: createCorpusScoreWriter(dataSource, logger),

@@ -88,6 +88,13 @@ export interface AppConfig {
     /** Wishlist items one caller may submit. */
     readonly wishlistCap: number;
   };
+  /** Proof cards (README "Proof cards"). */
+  readonly proofCards: {
+    /** Whole UTC days (today included) the evidence counters cover: the cards' `metrics_window`. */
+    readonly windowDays: number;
+    /** Interval of the maintenance job that rebuilds the cards' evidence snapshot. */
+    readonly refreshEveryMs: number;
+  };
   /** Operator and admin credentials (README "Operating"). */
   readonly operators: {
     /** Failed credential attempts one caller may make per window; beyond, 429 until the window ends. */
@@ -173,6 +180,8 @@ interface EnvShape {
   FREE_WISHLIST_REQUIRED_FROM: number;
   WISHLIST_CAP_PER_CALLER: number;
   OPERATOR_AUTH_FAILURE_LIMIT: number;
+  PROOF_CARD_WINDOW_DAYS: number;
+  PROOF_CARD_REFRESH_MS: number;
   OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: number;
   X402_NETWORK: string;
   USDC_ASSET_ADDRESS: string;
@@ -237,6 +246,8 @@ const ENV_SCHEMA = {
     FREE_WISHLIST_REQUIRED_FROM: int(1, 1_000_000_001, 3),
     WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
     OPERATOR_AUTH_FAILURE_LIMIT: int(1, 10_000, 10),
+    PROOF_CARD_WINDOW_DAYS: int(1, 366, 30),
+    PROOF_CARD_REFRESH_MS: int(1_000, 86_400_000, 60_000),
     OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400, 300),
     X402_NETWORK: { type: 'string', pattern: '^[a-z0-9-]+:[A-Za-z0-9]+$', default: 'eip155:8453' },
     USDC_ASSET_ADDRESS: { type: 'string', pattern: EVM_ADDRESS, default: BASE_USDC_ADDRESS },
@@ -350,6 +361,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       wishlistRequiredFrom: e.FREE_WISHLIST_REQUIRED_FROM,
       wishlistCap: e.WISHLIST_CAP_PER_CALLER,
     },
+    proofCards: { windowDays: e.PROOF_CARD_WINDOW_DAYS, refreshEveryMs: e.PROOF_CARD_REFRESH_MS },
     operators: { authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT, authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS },
     payments: {
       network: e.X402_NETWORK,

@@ -22,6 +22,7 @@ import {
   MAINTENANCE_SETTLEMENT_RECONCILER_JOB,
   MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
 } from './maintenance/maintenance.processor';
+import { createProofCardRefreshProcessor, PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from './maintenance/proof-card-refresh.processor';
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
 import { createRewriteProcessor } from './scoring/rewrite.processor';
@@ -160,6 +161,11 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     { every: config.scoring.maintenanceEveryMs },
     { name: MAINTENANCE_SETTLEMENT_RECONCILER_JOB, data: {}, opts: scheduled },
   );
+  await maintenanceQueue.upsertJobScheduler(
+    PROOF_CARD_REFRESH_SCHEDULER,
+    { every: config.proofCards.refreshEveryMs },
+    { name: PROOF_CARD_REFRESH_JOB, data: {}, opts: scheduled },
+  );
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
@@ -177,6 +183,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
         staleAfterSeconds: config.payments.reconcileAfterSeconds,
         log,
       }),
+      [PROOF_CARD_REFRESH_JOB]: createProofCardRefreshProcessor({ dataSource, windowDays: config.proofCards.windowDays, log }),
     }, foreignJobs),
     { connection, prefix, concurrency: 1 },
   );

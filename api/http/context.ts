@@ -10,6 +10,8 @@ export interface AppState extends RequestState {
   query?: unknown;
   /** The operator or admin credential of the request, set by `operatorGuard` on operator and admin paths. */
   credential?: { id: string; role: OperatorRole };
+  /** Canary traffic (a valid operator or admin credential; see `api/http/canary.ts`), set by `canaryMarker`. */
+  canary?: boolean;
 }
 
 /** The Koa context of this API. */

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../shared/config';
 import type { Logger } from '../../shared/logger';
 import type { ServiceMetrics } from './metrics';
+import type { PaymentEvidence } from './payment-evidence';
 import type { NetworkConfigCache } from '../../shared/operators/network-config-cache';
 import type { Facilitator } from '../../shared/payments/facilitator-client';
 
@@ -30,4 +31,6 @@ export interface AppDeps {
   network: NetworkConfigCache;
   /** This process's Prometheus metrics (`GET /metrics`). */
   metrics: ServiceMetrics;
+  /** The proof-card evidence: the payment pipeline's events, counted as they happen. */
+  evidence: PaymentEvidence;
 }

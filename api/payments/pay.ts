@@ -32,6 +32,7 @@ const METHODS: readonly PaymentMethod[] = [
  * X-BUNDLE-TOKEN where the charge accepts it), answers the 402 quote when nothing is sent, and
  * runs the method: reservation, replay and 409, the work, settlement, receipts, the ledger row,
  * the live feed, referral accrual and reward delivery, Idempotency-Key where the product honours it.
+ * Each step reports its proof-card evidence event to `deps.evidence` as it happens.
  * @param ctx - Koa context, after validation; the answer is set on it
  * @param deps - app dependencies
  * @param request - the charge, the paying wallet, the request hash
@@ -41,6 +42,8 @@ const METHODS: readonly PaymentMethod[] = [
  *   method throws; a 402 is answered, not thrown
  */
 export async function pay(ctx: AppContext, deps: AppDeps, request: PaidRequest, work: PaidWork): Promise<void> {
+  const { product } = request.charge;
+  await deps.evidence.began(ctx, product);
   const idempotencyKey = readIdempotencyKey(ctx, request);
   const carried = METHODS.filter((m) => m.carriedBy(ctx));
   if (carried.length > 1) {
@@ -50,12 +53,14 @@ export async function pay(ctx: AppContext, deps: AppDeps, request: PaidRequest, 
   if (!method) {
     sendQuote(ctx, deps, request.charge);
     if (request.nonFinalNote) ctx.body = { ...(ctx.body as object), ...request.nonFinalNote };
+    await deps.evidence.challenged(ctx, product);
     return;
   }
   if (request.wallet === undefined) {
     throw new ValidationError([{ path: '/wallet_address', rule: 'required', message: 'is required to pay: it must be the payment signer' }]);
   }
   if (!request.charge.methods.includes(method.id)) throw methodNotAccepted(method, request);
+  if (method.id === 'x402') await deps.evidence.retried(ctx, product);
   try {
     await method.run(ctx, deps, { ...request, wallet: request.wallet, idempotencyKey }, work);
   } catch (err) {

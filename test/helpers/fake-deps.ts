@@ -62,6 +62,17 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     },
     feed: unused('feed'),
     metrics: createMetrics(),
+    // No database: the proof-card evidence is not recorded.
+    evidence: {
+      async began() {},
+      async challenged() {},
+      async retried() {},
+      async verified() {},
+      async settled() {},
+      async invoked() {},
+      async delivered() {},
+      async viewed() {},
+    },
     queues: [],
     corpusScores: unused('corpusScores'),
     stress: unused('stress'),

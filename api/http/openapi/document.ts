@@ -65,7 +65,14 @@ export function buildOpenApiDocument(
         {
           description: r.description,
           ...(r.headers ? { headers: r.headers } : {}),
-          ...(r.schema ? { content: { [r.mediaType ?? 'application/json']: { schema: r.schema } } } : {}),
+          ...(r.schema
+            ? {
+                content: {
+                  [r.mediaType ?? 'application/json']: { schema: r.schema },
+                  ...Object.fromEntries((r.alternatives ?? []).map((a) => [a.mediaType, { schema: a.schema }])),
+                },
+              }
+            : {}),
         },
       ]),
     );

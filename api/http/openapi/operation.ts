@@ -4,6 +4,8 @@ export interface ResponseSpec {
   schema?: object;
   /** The media type of `schema` (default `application/json`). */
   mediaType?: string;
+  /** Other media types the same status may answer with (e.g. a Markdown rendering chosen by a query). */
+  alternatives?: ReadonlyArray<{ mediaType: string; schema: object }>;
   headers?: Record<string, { description: string; schema: object }>;
 }
 

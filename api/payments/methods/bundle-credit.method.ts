@@ -150,12 +150,14 @@ async function runWork(ds: DataSource, redemption: Redemption, bundle: BundleRow
 
 async function redeem(
   ctx: AppContext,
-  ds: DataSource,
+  deps: AppDeps,
+  product: string,
   redemption: Redemption,
   bundle: BundleRow,
   work: PaidWork,
   replayed: boolean,
 ): Promise<void> {
+  const ds = deps.dataSource;
   let outcome: RedemptionOutcome;
   try {
     outcome = await runWork(ds, redemption, bundle, work);
@@ -171,6 +173,8 @@ async function redeem(
       headers: { 'Retry-After': '1' },
     });
   }
+  await deps.evidence.invoked(ctx, product);
+  await deps.evidence.delivered(ctx, product, { key: `bundle-redemption/${redemption.id}`, payer: bundle.wallet });
   deliverRedemption(ctx, stored.response, replayed);
 }
 
@@ -217,12 +221,12 @@ export async function payWithBundleCredit(ctx: AppContext, deps: AppDeps, reques
         }
         if (existing.status === 'completed') return deliverRedemption(ctx, existing.response, true);
         const resumed = { id: existing.id, bundleId: bundle.id, resultId: existing.result_id, creditsRemaining: bundle.creditsRemaining };
-        return redeem(ctx, ds, resumed, bundle, work, true);
+        return redeem(ctx, deps, request.charge.product, resumed, bundle, work, true);
       }
     }
     const reserved = await reserveCredit(ds, bundle.id, keyHash, request.requestHash);
     if (reserved === 'exhausted') return bundleExhausted(ctx, deps, request.charge);
-    if (reserved !== 'key_taken') return redeem(ctx, ds, reserved, bundle, work, false);
+    if (reserved !== 'key_taken') return redeem(ctx, deps, request.charge.product, reserved, bundle, work, false);
   }
   throw new Error('an Idempotency-Key bound concurrently could not be found');
 }

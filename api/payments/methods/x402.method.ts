@@ -81,6 +81,7 @@ export async function payPerCall(ctx: AppContext, deps: AppDeps, request: Method
 
   const { created, row } = await reserveAuthorization(dataSource, reservation);
   if (!created) return resume(ctx, deps, row, claim, request, work);
+  await deps.evidence.verified(ctx, request.charge.product);
   if (keyHash) {
     const binding = await bindIdempotencyKey(dataSource, keyHash, { requestHash: request.requestHash, authorizationId: row.id });
     if (binding.authorizationId !== row.id) {
@@ -148,10 +149,12 @@ async function proceed(
       throw err;
     }
     current = await storeResult(deps.dataSource, current.id, outcome);
+    await deps.evidence.invoked(ctx, request.charge.product);
   }
   if (current.status === 'scored') {
     const settled = await settle(ctx, deps, current);
     deps.metrics.settlement('pending' in settled ? 'pending' : settled.success ? 'settled' : 'failed');
+    if (!('pending' in settled)) await deps.evidence.settled(ctx, request.charge.product, settled.success);
     // Not known yet whether money moved: never "nothing was charged"; the authorization stays replayable.
     if ('pending' in settled) throw settlementPendingError(settled.retryAfterSeconds, { result_id: current.resultId });
     if (!settled.success) {
@@ -218,6 +221,7 @@ async function deliver(ctx: AppContext, deps: AppDeps, row: AuthorizationRow, re
     }
   }
   setReceipt(ctx, { success: true, transaction, network: row.network as SettleResponse['network'], payer: displayPayer(row.payer) });
+  await deps.evidence.delivered(ctx, request.charge.product, { key: `x402/${row.id}`, payer: row.payer });
   if (!delivery.first) ctx.set(REPLAY_HEADER, 'true');
   ctx.status = 200;
   ctx.body = { ...(row.response ?? {}), ...extras, payment: { network: row.network, asset: row.asset, amount: row.amount, transaction } };

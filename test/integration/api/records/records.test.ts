@@ -53,7 +53,7 @@ function maskedWallet(m: { wallet: string }): string {
   return masked(m.wallet.startsWith('0x') ? m.wallet.toLowerCase() : m.wallet);
 }
 
-describe('public records: leaderboard, results, certificates, scoreboard, stats', function () {
+describe('public records: leaderboard, results, certificates, scoreboard, stats, proof cards', function () {
   this.timeout(60_000);
   let paid: PaidStack;
   let passA: Made; // payer 0: passes grief-support-peer
@@ -352,7 +352,15 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats'
       await add('/api/scoreboard');
       await add('/api/scoreboard', HTML);
       await add('/api/stats');
-      expect(responses).to.have.length(5 + 8 + 3 * 8 + 3);
+      // Proof cards: the list, then every card as JSON and as Markdown.
+      await add('/api/proof-cards');
+      const slugs = (JSON.parse(responses[responses.length - 1].text) as { cards: Array<{ id: string }> }).cards.map((c) => c.id);
+      expect(slugs.length).to.be.at.least(7);
+      for (const slug of slugs) {
+        await add(`/api/proof-cards/${slug}`);
+        await add(`/api/proof-cards/${slug}?format=markdown`, 'text/markdown');
+      }
+      expect(responses).to.have.length(5 + 8 + 3 * 8 + 3 + 1 + 2 * slugs.length);
       expect(responses.filter((r) => !(r.text?.length > 0)).map((r) => r.label)).to.deep.equal([]);
 
       const forbidden = made.flatMap((m) => [
