@@ -10,6 +10,7 @@ import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
+import { createExpireDuelsProcessor, EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from './duel/expire-duels.processor';
 import { createForeignJobGuard } from './foreign-job';
 import {
   createHeartbeatProcessor,
@@ -160,6 +161,11 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     { every: config.scoring.maintenanceEveryMs },
     { name: MAINTENANCE_SETTLEMENT_RECONCILER_JOB, data: {}, opts: scheduled },
   );
+  await maintenanceQueue.upsertJobScheduler(
+    EXPIRE_DUELS_SCHEDULER,
+    { every: config.scoring.maintenanceEveryMs },
+    { name: EXPIRE_DUELS_JOB, data: {}, opts: scheduled },
+  );
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
@@ -177,6 +183,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
         staleAfterSeconds: config.payments.reconcileAfterSeconds,
         log,
       }),
+      [EXPIRE_DUELS_JOB]: createExpireDuelsProcessor({ dataSource, log }),
     }, foreignJobs),
     { connection, prefix, concurrency: 1 },
   );
