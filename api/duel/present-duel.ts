@@ -6,7 +6,12 @@ import type { ScoreResult } from '../../shared/scoring/result-types';
 /** The marker of a duel's creation (interface description section 6). */
 export const DUEL_CREATED = 'DUEL_CREATED';
 
-/** The bot's own leg as its response shows it: the full session result. */
+/**
+ * The bot's own leg as its response shows it: the session result.
+ * @param score - the engine's result for the target profile
+ * @param resultId - the leg's public result id
+ * @returns the leg's body
+ */
 export function presentLeg(score: ScoreResult, resultId: string): Record<string, unknown> {
   const verdict = score.result!;
   return {
