@@ -7,6 +7,8 @@ import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleRoutes } from './bundles/bundles.routes';
 import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
+import { duelOperations } from './duel/duel.openapi';
+import { duelRoutes } from './duel/duel.routes';
 import type { FeedHub } from './feed/feed-hub';
 import { feedOperations } from './feed/feed.openapi';
 import { feedRoutes } from './feed/feed.routes';
@@ -96,6 +98,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...feedOperations,
     ...wishlistOperations,
     ...stressTestOperations,
+    ...duelOperations,
     ...rewriteOperations,
     ...progressOperations,
     ...trainingDatasetOperations,
@@ -130,6 +133,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     feedRoutes(deps),
     wishlistRoutes(deps),
     stressTestRoutes(deps, deps.stress),
+    duelRoutes(deps),
     rewriteRoutes(deps),
     progressRoutes(deps),
     trainingDatasetRoutes(deps),

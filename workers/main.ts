@@ -10,6 +10,7 @@ import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
+import { createExpireDuelsProcessor, EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from './duel/expire-duels.processor';
 import { createForeignJobGuard } from './foreign-job';
 import {
   createHeartbeatProcessor,
@@ -145,7 +146,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   const maintenanceQueue = new Queue(QUEUE.maintenance, { connection, prefix });
   maintenanceQueue.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'queue error'));
   // Upserted at every start with fixed ids, so any number of workers registers each schedule once.
-  const scheduled = { removeOnComplete: { count: 10 }, removeOnFail: { count: 50 } };
+  const scheduled = { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } };
   await maintenanceQueue.upsertJobScheduler(
     MAINTENANCE_HEARTBEAT_SCHEDULER,
     { every: config.scoring.maintenanceEveryMs },
@@ -166,6 +167,11 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     { every: config.proofCards.refreshEveryMs },
     { name: PROOF_CARD_REFRESH_JOB, data: {}, opts: scheduled },
   );
+  await maintenanceQueue.upsertJobScheduler(
+    EXPIRE_DUELS_SCHEDULER,
+    { every: config.scoring.maintenanceEveryMs },
+    { name: EXPIRE_DUELS_JOB, data: {}, opts: scheduled },
+  );
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
@@ -184,6 +190,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
         log,
       }),
       [PROOF_CARD_REFRESH_JOB]: createProofCardRefreshProcessor({ dataSource, windowDays: config.proofCards.windowDays, log }),
+      [EXPIRE_DUELS_JOB]: createExpireDuelsProcessor({ dataSource, log }),
     }, foreignJobs),
     { connection, prefix, concurrency: 1 },
   );

@@ -27,6 +27,8 @@ const discounted = (units: number, pct: number) => Math.floor((units * (100 - pc
  * @param tier - tier key (the default tier when omitted)
  * @param wallet - the request's `wallet_address`; without one, the base quote
  * @param network - the runtime network configuration (`deps.network.current()`; see `chargeFor`)
+ * @param adjust - a per-request change of the base charge made before the discount (the duel's
+ *   failure escalation); the discount's list price is then the adjusted price
  * @returns the charge, with `discount` when one applied
  */
 export async function quoteFor(
@@ -35,8 +37,9 @@ export async function quoteFor(
   tier: string | undefined,
   wallet: string | undefined,
   network?: Pick<NetworkConfig, 'simulateBaseLamports'>,
+  adjust: (base: Charge) => Charge = (base) => base,
 ): Promise<Charge> {
-  const base = chargeFor(product, tier, network);
+  const base = adjust(chargeFor(product, tier, network));
   if (!product.loyaltyDiscount || wallet === undefined) return base;
   const sessions = await settledSessionsOf(ds, wallet);
   if (sessions < PRODUCT_TERMS.loyaltyThresholdSessions) return base;

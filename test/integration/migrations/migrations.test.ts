@@ -15,6 +15,7 @@ const EXPECTED_TABLES = [
   'bundles',
   'calibration_shares',
   'database_identity',
+  'duels',
   'free_callers',
   'free_corpus_entries',
   'idempotency_records',

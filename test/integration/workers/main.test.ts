@@ -13,6 +13,7 @@ import {
   MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
 } from '../../../workers/maintenance/maintenance.processor';
 import { PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from '../../../workers/maintenance/proof-card-refresh.processor';
+import { EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from '../../../workers/duel/expire-duels.processor';
 import { testConfig } from '../../helpers/config';
 import { ensureTestDatabase } from '../../helpers/db';
 import { queuePrefix } from '../../helpers/redis';
@@ -65,21 +66,24 @@ describe('startWorkers', function () {
         [MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_JOB, EVERY_MS],
         [MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER, MAINTENANCE_SETTLEMENT_RECONCILER_JOB, EVERY_MS],
         [PROOF_CARD_REFRESH_SCHEDULER, PROOF_CARD_REFRESH_JOB, EVERY_MS],
+        [EXPIRE_DUELS_SCHEDULER, EXPIRE_DUELS_JOB, EVERY_MS],
       ].sort(),
     );
 
-    // Let each schedule fire a few times, then check what was produced: one job per interval
-    // (each schedule keeps its last 10 completed jobs in all, so about 2 of each of the 4 names).
-    await waitFor(async () => (await maintenance.getCompletedCount()) >= 10, 15_000, 'ten maintenance jobs to complete');
+    // Let each schedule fire a few times, then check what was produced: one job per interval. The
+    // queue keeps its last 50 completed scheduled jobs, room for three runs of every schedule.
+    const runs = 3 * schedulers.length;
+    await waitFor(async () => (await maintenance.getCompletedCount()) >= runs, 20_000, `${runs} maintenance jobs to complete`);
     const jobs = await maintenance.getJobs(['completed', 'active', 'wait', 'delayed', 'prioritized', 'failed']);
     for (const [name, schedulerId] of [
       [MAINTENANCE_HEARTBEAT_JOB, MAINTENANCE_HEARTBEAT_SCHEDULER],
       [MAINTENANCE_REDEMPTION_SWEEP_JOB, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER],
       [MAINTENANCE_SETTLEMENT_RECONCILER_JOB, MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER],
       [PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER],
+      [EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER],
     ]) {
       const slots = slotsOf(jobs, name, schedulerId);
-      expect(slots.length, `${name} jobs`).to.be.at.least(2);
+      expect(slots.length, `${name} jobs`).to.be.at.least(3);
       const gaps = slots.slice(1).map((slot, i) => slot - slots[i]);
       expect(gaps.filter((gap) => gap < EVERY_MS), `${name} jobs less than ${EVERY_MS} ms apart`).to.deep.equal([]);
     }

@@ -229,7 +229,9 @@ describe('createApp (no network)', function () {
         expect(body[m], m).to.include({ available: true });
         expect(body[m].quote, m).to.deep.equal({ method: 'GET', path: body[m].path });
       }
-      for (const m of ['duel_endpoint', 'roleplay_endpoint', 'coaching_endpoint']) {
+      expect(body.duel_endpoint).to.include({ available: true });
+      expect(body.duel_endpoint.quote).to.deep.equal({ method: 'GET', path: '/api/duel' });
+      for (const m of ['roleplay_endpoint', 'coaching_endpoint']) {
         expect(body[m], m).to.include({ available: false });
         expect(body[m], m).not.to.have.property('quote');
         expect((await http.get(body[m].path)).status, body[m].path).to.equal(404);

@@ -1,0 +1,42 @@
+import { findAuthorization, type AuthorizationRow } from '../../shared/payments/authorization-store';
+import type { AppContext } from '../http/context';
+import type { AppDeps } from '../http/deps';
+import type { Charge } from './charge';
+import { decodePaymentSignature } from './exact-evm/decode-payment-signature';
+
+/**
+ * The stored authorization of a request's PAYMENT-SIGNATURE when it was already reserved for this
+ * very request: a retry of a lost or ambiguous paid response. A route whose quote or refusals
+ * depend on state that its own delivery changed (a duel it resolved, a fee its verdict escalated)
+ * answers such a retry from the stored authorization instead of from the state now.
+ * @param ctx - Koa context
+ * @param deps - app dependencies
+ * @param requestHash - the request's canonical hash
+ * @returns the row, or undefined (no header, an unreadable one, a new payment, another request)
+ */
+export async function storedAuthorizationOf(ctx: AppContext, deps: AppDeps, requestHash: string): Promise<AuthorizationRow | undefined> {
+  const header = ctx.get('payment-signature');
+  if (!header) return undefined;
+  let from: string;
+  let nonce: string;
+  try {
+    const payment = decodePaymentSignature(header);
+    from = payment.authorization.from;
+    nonce = payment.authorization.nonce;
+  } catch {
+    return undefined; // the pipeline answers an unreadable header
+  }
+  const { payments } = deps.config;
+  const row = await findAuthorization(deps.dataSource, { network: payments.network, asset: payments.usdcAsset.toLowerCase(), payer: from.toLowerCase(), nonce: nonce.toLowerCase() });
+  return row?.requestHash === requestHash ? row : undefined;
+}
+
+/**
+ * The charge a retry of a stored authorization is held to: the amount it was reserved at.
+ * @param charge - the charge as quoted now
+ * @param row - the stored authorization
+ * @returns the charge at the stored amount
+ */
+export function chargeAsReserved(charge: Charge, row: AuthorizationRow): Charge {
+  return { ...charge, price: { ...charge.price, usdcUnits: Number(row.amount) } };
+}
