@@ -25,6 +25,8 @@ const EXPECTED_TABLES = [
   'payment_authorizations',
   'referral_codes',
   'referrals',
+  'roleplay_rooms',
+  'roleplay_turns',
   'wishlist_items',
 ];
 
