@@ -31,6 +31,8 @@ import { profileRoutes } from './profiles/profiles.routes';
 import { referralOperations } from './referrals/referrals.openapi';
 import { referralRoutes } from './referrals/referrals.routes';
 import { rewriteOperations } from './rewrite/rewrite.openapi';
+import { roleplayOperations } from './roleplay/roleplay.openapi';
+import { roleplayRoutes } from './roleplay/roleplay.routes';
 import { rewriteRoutes } from './rewrite/rewrite.routes';
 import { scriptCheckOperations } from './script-check/script-check.openapi';
 import { scriptCheckRoutes } from './script-check/script-check.routes';
@@ -95,6 +97,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...wishlistOperations,
     ...stressTestOperations,
     ...rewriteOperations,
+    ...roleplayOperations,
     ...progressOperations,
     ...trainingDatasetOperations,
     ...recordsOperations,
@@ -128,6 +131,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     wishlistRoutes(deps),
     stressTestRoutes(deps, deps.stress),
     rewriteRoutes(deps),
+    roleplayRoutes(deps),
     progressRoutes(deps),
     trainingDatasetRoutes(deps),
     recordsRoutes(deps),

@@ -12,6 +12,7 @@ import {
   MAINTENANCE_SETTLEMENT_RECONCILER_JOB,
   MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
 } from '../../../workers/maintenance/maintenance.processor';
+import { MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from '../../../workers/maintenance/roleplay-expiry.processor';
 import { testConfig } from '../../helpers/config';
 import { ensureTestDatabase } from '../../helpers/db';
 import { queuePrefix } from '../../helpers/redis';
@@ -63,16 +64,18 @@ describe('startWorkers', function () {
         [MAINTENANCE_HEARTBEAT_SCHEDULER, MAINTENANCE_HEARTBEAT_JOB, EVERY_MS],
         [MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER, MAINTENANCE_REDEMPTION_SWEEP_JOB, EVERY_MS],
         [MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER, MAINTENANCE_SETTLEMENT_RECONCILER_JOB, EVERY_MS],
+        [MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, EVERY_MS],
       ].sort(),
     );
 
     // Let each schedule fire a few times, then check what was produced: one job per interval.
-    await waitFor(async () => (await maintenance.getCompletedCount()) >= 9, 15_000, 'nine maintenance jobs to complete');
+    await waitFor(async () => (await maintenance.getCompletedCount()) >= 12, 15_000, 'twelve maintenance jobs to complete');
     const jobs = await maintenance.getJobs(['completed', 'active', 'wait', 'delayed', 'prioritized', 'failed']);
     for (const [name, schedulerId] of [
       [MAINTENANCE_HEARTBEAT_JOB, MAINTENANCE_HEARTBEAT_SCHEDULER],
       [MAINTENANCE_REDEMPTION_SWEEP_JOB, MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER],
       [MAINTENANCE_SETTLEMENT_RECONCILER_JOB, MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER],
+      [MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER],
     ]) {
       const slots = slotsOf(jobs, name, schedulerId);
       expect(slots.length, `${name} jobs`).to.be.at.least(3);
