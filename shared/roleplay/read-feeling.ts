@@ -29,6 +29,8 @@ const NEGATORS = new Set(['not', 'no', 'never', 'without', 'hardly', 'nor', 'nei
 const NEGATION_WINDOW = 3;
 // Words that open a new clause: a negation before them does not reach past them.
 const CLAUSE_WORDS = new Set(['but', 'though', 'although', 'yet', 'instead', 'rather']);
+// Idioms that start with a negator and negate nothing: "no wonder you're anxious" reads anxiety.
+const NOT_NEGATING = new Set(['no wonder', 'no doubt', 'not only', 'no matter']);
 
 function isNegator(word: string): boolean {
   return NEGATORS.has(word) || /n['’]t$/.test(word) || word === 'cannot';
@@ -53,7 +55,7 @@ function negatedAt(tokens: Array<Token & { raw: string }>, index: number): boole
   for (let i = index - 1, words = 0; i >= 0 && words < NEGATION_WINDOW; i--) {
     const t = tokens[i];
     if (!t.word || CLAUSE_WORDS.has(t.raw)) return false;
-    if (isNegator(t.raw)) return true;
+    if (isNegator(t.raw)) return !NOT_NEGATING.has(`${t.raw} ${tokens[i + 1]?.raw ?? ''}`);
     words += 1;
   }
   return false;
@@ -63,7 +65,8 @@ function negatedAt(tokens: Array<Token & { raw: string }>, index: number): boole
  * Reads which of the published feelings a helper's reply names or implies. Deterministic: the reply
  * is split into words and punctuation; every cue of the lexicon (feelings.ts) is matched on word
  * stems, longest cue first, without overlaps; a cue with a negator (not, no, never, without,
- * hardly, any "n't") among the three words before it in the same clause is cancelled. The reading
+ * hardly, any "n't") among the three words before it in the same clause is cancelled, except in
+ * idioms that negate nothing ("no wonder", "no doubt", "not only", "no matter"). The reading
  * is the feeling with the most counted cues; a tie goes to the feeling named first; no counted cue
  * is no reading (null).
  * @param text - the helper's reply
