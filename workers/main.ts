@@ -145,7 +145,8 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   const maintenanceQueue = new Queue(QUEUE.maintenance, { connection, prefix });
   maintenanceQueue.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'queue error'));
   // Upserted at every start with fixed ids, so any number of workers registers each schedule once.
-  const scheduled = { removeOnComplete: { count: 10 }, removeOnFail: { count: 50 } };
+  // Completed runs kept: a few of each schedule (the count is per queue, over every schedule).
+  const scheduled = { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } };
   await maintenanceQueue.upsertJobScheduler(
     MAINTENANCE_HEARTBEAT_SCHEDULER,
     { every: config.scoring.maintenanceEveryMs },
