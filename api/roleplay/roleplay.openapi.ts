@@ -6,6 +6,7 @@ import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
 import { PAID_CALL_RESPONSES, RECEIPT_HEADERS, paidCallHeaders, pricePhrase } from '../payments/payment.openapi';
 import { REPLAY_HEADER } from '../payments/quote';
 import { READING_RULES } from './reading-rules';
+import { ROOM_CLAIM_HEADER } from './secret-claim';
 import { joinRoomRequestSchema, openRoomRequestSchema, turnRequestSchema } from './roleplay.schema';
 import { SESSION_SECRET_HEADER } from './session-secret';
 
@@ -167,7 +168,16 @@ export const roleplayOperations: OperationSpec[] = [
       `Without payment: 402 with the x402 requirements, quoted for wallet_address (the loyalty discount applies). A lost response is replayed with the same authorization (${REPLAY_HEADER}: true) without the secret, never charged twice. ${STATES}`,
     tags: ['paid', 'roleplay'],
     body: openRoomRequestSchema,
-    headers: paidCallHeaders(product),
+    headers: [
+      ...paidCallHeaders(product),
+      {
+        name: ROOM_CLAIM_HEADER,
+        description:
+          "Optional, on a retry of the same request with the same payment: the paying wallet's signature (EIP-191 personal_sign, or ed25519 for Solana) of " +
+          '"humanlike: claim roleplay secret\\nnonce: <the payment\'s nonce>". Gets the opener\'s session_secret when no delivery has shown it yet (the first answer was a 503, 504 or lost).',
+        schema: { type: 'string' },
+      },
+    ],
     responses: { '200': { description: 'The room, with the receipt headers.', schema: openingSchema, headers: RECEIPT_HEADERS }, ...PAID_CALL_RESPONSES },
   },
   {

@@ -14,6 +14,7 @@ import { sendQuote } from '../payments/quote';
 import { SECRET_PENDING_NOTE, SECRET_SHOWN_NOTE, presentOpenedRoom } from './present-opened-room';
 import { presentListedRoom, presentRoom } from './present-room';
 import { READING_RULES } from './reading-rules';
+import { ROOM_CLAIM_HEADER, isOpenerClaim } from './secret-claim';
 import { createPendingRoom, getRoom, joinOpenRoom, listOpenRooms, openPaidRoom, turnsOf } from './room-store';
 import {
   DEFAULT_ROOM_PROFILE,
@@ -51,10 +52,12 @@ export function roleplayRoutes(deps: AppDeps): Router<AppState> {
     const body = ctx.state.body as OpenRoomRequest;
     const request = { ...body, profile: body.profile ?? DEFAULT_ROOM_PROFILE, open_to_any_partner: body.open_to_any_partner ?? false };
     const charge = await quoteFor(dataSource, product, undefined, body.wallet_address);
-    // The opener's secret is minted once, in the first delivery after settlement: a replay rebuilt
-    // from the public chain never gets it (as with bundle tokens).
+    // The opener's secret is minted once, in the first delivery after settlement or to a retry that
+    // proves it comes from the payer: a replay rebuilt from the public chain never gets it (as with
+    // bundle tokens).
+    const claim = ctx.get(ROOM_CLAIM_HEADER);
     const onDelivery: DeliveryExtras = async (authorization, delivery) => {
-      if (!delivery.first) return {};
+      if (!delivery.first && !(await isOpenerClaim(authorization, claim, deps.config.payments.evmRpcUrl))) return {};
       const secret = newSessionSecret();
       const opened = await openPaidRoom(dataSource, authorization.id, hashSessionSecret(secret), PRODUCT_TERMS.roleplayUnmatchedExpiryHours);
       if (!opened) return {};
