@@ -35,6 +35,8 @@ import { profileRoutes } from './profiles/profiles.routes';
 import { referralOperations } from './referrals/referrals.openapi';
 import { referralRoutes } from './referrals/referrals.routes';
 import { rewriteOperations } from './rewrite/rewrite.openapi';
+import { roleplayOperations } from './roleplay/roleplay.openapi';
+import { roleplayRoutes } from './roleplay/roleplay.routes';
 import { rewriteRoutes } from './rewrite/rewrite.routes';
 import { scriptCheckOperations } from './script-check/script-check.openapi';
 import { scriptCheckRoutes } from './script-check/script-check.routes';
@@ -100,6 +102,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...stressTestOperations,
     ...duelOperations,
     ...rewriteOperations,
+    ...roleplayOperations,
     ...progressOperations,
     ...trainingDatasetOperations,
     ...recordsOperations,
@@ -135,6 +138,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     stressTestRoutes(deps, deps.stress),
     duelRoutes(deps),
     rewriteRoutes(deps),
+    roleplayRoutes(deps),
     progressRoutes(deps),
     trainingDatasetRoutes(deps),
     recordsRoutes(deps),

@@ -10,6 +10,7 @@ const REDACT = [
   'req.headers["x-payment"]',
   'req.headers["payment-signature"]',
   'req.headers["x-bundle-token"]',
+  'req.headers["x-roleplay-secret"]',
   'req.headers["x-aei-pilot-token"]',
   'req.headers["x-aei-wording-token"]',
   'req.headers["x-aei-company-token"]',

@@ -24,6 +24,7 @@ import {
   MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
 } from './maintenance/maintenance.processor';
 import { createProofCardRefreshProcessor, PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from './maintenance/proof-card-refresh.processor';
+import { createRoleplayExpiryProcessor, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from './maintenance/roleplay-expiry.processor';
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
 import { createRewriteProcessor } from './scoring/rewrite.processor';
@@ -146,6 +147,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   const maintenanceQueue = new Queue(QUEUE.maintenance, { connection, prefix });
   maintenanceQueue.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'queue error'));
   // Upserted at every start with fixed ids, so any number of workers registers each schedule once.
+  // Completed runs kept: a few of each schedule (the count is per queue, over every schedule).
   const scheduled = { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } };
   await maintenanceQueue.upsertJobScheduler(
     MAINTENANCE_HEARTBEAT_SCHEDULER,
@@ -172,6 +174,11 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     { every: config.scoring.maintenanceEveryMs },
     { name: EXPIRE_DUELS_JOB, data: {}, opts: scheduled },
   );
+  await maintenanceQueue.upsertJobScheduler(
+    MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER,
+    { every: config.scoring.maintenanceEveryMs },
+    { name: MAINTENANCE_ROLEPLAY_EXPIRY_JOB, data: {}, opts: scheduled },
+  );
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
@@ -191,6 +198,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
       }),
       [PROOF_CARD_REFRESH_JOB]: createProofCardRefreshProcessor({ dataSource, windowDays: config.proofCards.windowDays, log }),
       [EXPIRE_DUELS_JOB]: createExpireDuelsProcessor({ dataSource, log }),
+      [MAINTENANCE_ROLEPLAY_EXPIRY_JOB]: createRoleplayExpiryProcessor({ dataSource, log }),
     }, foreignJobs),
     { connection, prefix, concurrency: 1 },
   );

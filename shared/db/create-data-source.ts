@@ -16,6 +16,8 @@ import {
   PaymentAuthorization,
   Referral,
   ReferralCode,
+  RoleplayRoom,
+  RoleplayTurn,
   WishlistItem,
 } from './entities';
 
@@ -33,6 +35,8 @@ export const ENTITIES = [
   BundleRedemption,
   Referral,
   OperatorCredential,
+  RoleplayRoom,
+  RoleplayTurn,
 ];
 
 // Compiled: dist/migrations/*.js; under tsx (tests): migrations/*.ts. Never both in one tree.

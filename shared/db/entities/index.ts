@@ -10,3 +10,5 @@ export { Bundle, type BundlePlan, type BundleSource } from './bundle.entity';
 export { BundleRedemption, type RedemptionStatus } from './bundle-redemption.entity';
 export { Referral } from './referral.entity';
 export { OperatorCredential, type OperatorRole } from './operator-credential.entity';
+export { RoleplayRoom, type RoomState } from './roleplay-room.entity';
+export { RoleplayTurn } from './roleplay-turn.entity';

@@ -30,6 +30,8 @@ const EXPECTED_TABLES = [
   'proof_card_snapshots',
   'referral_codes',
   'referrals',
+  'roleplay_rooms',
+  'roleplay_turns',
   'wishlist_items',
 ];
 

@@ -14,6 +14,7 @@ import {
 } from '../../../workers/maintenance/maintenance.processor';
 import { PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from '../../../workers/maintenance/proof-card-refresh.processor';
 import { EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from '../../../workers/duel/expire-duels.processor';
+import { MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from '../../../workers/maintenance/roleplay-expiry.processor';
 import { testConfig } from '../../helpers/config';
 import { ensureTestDatabase } from '../../helpers/db';
 import { queuePrefix } from '../../helpers/redis';
@@ -67,6 +68,7 @@ describe('startWorkers', function () {
         [MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER, MAINTENANCE_SETTLEMENT_RECONCILER_JOB, EVERY_MS],
         [PROOF_CARD_REFRESH_SCHEDULER, PROOF_CARD_REFRESH_JOB, EVERY_MS],
         [EXPIRE_DUELS_SCHEDULER, EXPIRE_DUELS_JOB, EVERY_MS],
+        [MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, EVERY_MS],
       ].sort(),
     );
 
@@ -81,6 +83,7 @@ describe('startWorkers', function () {
       [MAINTENANCE_SETTLEMENT_RECONCILER_JOB, MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER],
       [PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER],
       [EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER],
+      [MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER],
     ]) {
       const slots = slotsOf(jobs, name, schedulerId);
       expect(slots.length, `${name} jobs`).to.be.at.least(3);
