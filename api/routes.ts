@@ -5,6 +5,8 @@ import { adminOperations } from './admin/admin.openapi';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleRoutes } from './bundles/bundles.routes';
+import { communityReviewOperations } from './community-review/community-review.openapi';
+import { communityReviewRoutes } from './community-review/community-review.routes';
 import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
 import type { FeedHub } from './feed/feed-hub';
@@ -98,6 +100,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...progressOperations,
     ...trainingDatasetOperations,
     ...recordsOperations,
+    ...communityReviewOperations,
     ...adminOperations,
     ...metricsOperations,
     openApiOperation,
@@ -131,6 +134,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     progressRoutes(deps),
     trainingDatasetRoutes(deps),
     recordsRoutes(deps),
+    communityReviewRoutes(deps),
     adminRoutes(deps),
     metricsRoutes(deps),
   ];

@@ -94,6 +94,13 @@ export interface AppConfig {
     readonly authFailureLimit: number;
     readonly authFailureWindowSeconds: number;
   };
+  /** Community review (`/api/community-review`): writes one caller may make per hour; beyond, 429. */
+  readonly communityReview: {
+    /** Review sessions (consents) per caller per hour. */
+    readonly sessionsPerHour: number;
+    /** Rating submissions per caller per hour. */
+    readonly responsesPerHour: number;
+  };
   readonly payments: {
     /** CAIP-2 network of the default USDC rail. */
     readonly network: string;
@@ -170,6 +177,8 @@ interface EnvShape {
   WISHLIST_CAP_PER_CALLER: number;
   OPERATOR_AUTH_FAILURE_LIMIT: number;
   OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: number;
+  COMMUNITY_REVIEW_SESSIONS_PER_HOUR: number;
+  COMMUNITY_REVIEW_RESPONSES_PER_HOUR: number;
   X402_NETWORK: string;
   USDC_ASSET_ADDRESS: string;
   USDC_ASSET_NAME: string;
@@ -234,6 +243,8 @@ const ENV_SCHEMA = {
     WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
     OPERATOR_AUTH_FAILURE_LIMIT: int(1, 10_000, 10),
     OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400, 300),
+    COMMUNITY_REVIEW_SESSIONS_PER_HOUR: int(1, 100_000, 10),
+    COMMUNITY_REVIEW_RESPONSES_PER_HOUR: int(1, 100_000, 120),
     X402_NETWORK: { type: 'string', pattern: '^[a-z0-9-]+:[A-Za-z0-9]+$', default: 'eip155:8453' },
     USDC_ASSET_ADDRESS: { type: 'string', pattern: EVM_ADDRESS, default: BASE_USDC_ADDRESS },
     USDC_ASSET_NAME: { type: 'string', minLength: 1, default: 'USD Coin' },
@@ -347,6 +358,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       wishlistCap: e.WISHLIST_CAP_PER_CALLER,
     },
     operators: { authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT, authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS },
+    communityReview: { sessionsPerHour: e.COMMUNITY_REVIEW_SESSIONS_PER_HOUR, responsesPerHour: e.COMMUNITY_REVIEW_RESPONSES_PER_HOUR },
     payments: {
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,
