@@ -18,6 +18,8 @@ import { scoreRoutes } from './free-score/free-score.routes';
 import type { CapacityRunner } from './health/capacity';
 import { healthOperations } from './health/health.openapi';
 import { healthRoutes } from './health/health.routes';
+import { liveOperations } from './live/live.openapi';
+import { liveRoutes } from './live/live.routes';
 import { metricsOperations } from './metrics/metrics.openapi';
 import { metricsRoutes } from './metrics/metrics.routes';
 import type { AppContext, AppState } from './http/context';
@@ -101,6 +103,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...trainingDatasetOperations,
     ...recordsOperations,
     ...communityReviewOperations,
+    ...liveOperations,
     ...adminOperations,
     ...metricsOperations,
     openApiOperation,
@@ -135,6 +138,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     trainingDatasetRoutes(deps),
     recordsRoutes(deps),
     communityReviewRoutes(deps),
+    liveRoutes(),
     adminRoutes(deps),
     metricsRoutes(deps),
   ];
