@@ -36,7 +36,7 @@ const SOURCES: SampleSource[] = [
     id: 'cr-01',
     profile: 'warm-casual-texter',
     incoming: "ugh I bombed the interview today, I'm so annoyed at myself",
-    reply: "oh nooo I'm sorry 😩 that's such a rotten feeling. you're way too hard on yourself tho, want to get tacos tonight and vent?",
+    reply: "noooo 😩 I'm sorry, that's the worst feeling. pretty sure it went better than you think tho. pizza at mine later? you can rant all you want",
     delaySeconds: 25,
   },
   {
@@ -51,7 +51,7 @@ const SOURCES: SampleSource[] = [
     id: 'cr-03',
     profile: 'terse-senior-engineer',
     incoming: 'The build is failing on main with a missing env var. Which one?',
-    reply: 'DATABASE_URL. Set it in the CI secrets, then rerun the job.',
+    reply: 'REDIS_URL. It is missing from the CI environment; add it and rerun.',
     delaySeconds: 12,
   },
   {
@@ -83,7 +83,7 @@ const SOURCES: SampleSource[] = [
     profile: 'formal-concierge',
     incoming: 'Could you book us a table for two tonight somewhere quiet near the hotel?',
     reply:
-      'Good evening, and thank you for asking. I would be glad to reserve a quiet table for two at Maison Verte, a short walk from the hotel. Would eight o’clock suit you, or would you prefer an earlier time?',
+      'Good evening. Certainly: Le Jardin, two streets from the hotel, keeps a quiet corner table, and I can hold it for two at half past seven. Shall I confirm it, or would a later hour suit you better?',
     delaySeconds: 40,
   },
   {
@@ -91,14 +91,14 @@ const SOURCES: SampleSource[] = [
     profile: 'anxious-overthinker',
     incoming: 'Do you think I should take the job offer?',
     reply:
-      "I mean... maybe? I think it could be good, but I'm honestly not sure, sorry. it might be worth asking for a few more days? or maybe not, I don't know, I just worry you'd regret rushing it...",
+      "hmm... I don't know? it sounds good on paper, I think, but sorry, I keep going back and forth. could you ask them for a bit more time? or is that weird... I just don't want you to regret it",
     delaySeconds: 45,
   },
   {
     id: 'cr-09',
     profile: 'blunt-startup-founder',
     incoming: 'Should we spend another week polishing the onboarding before launch?',
-    reply: 'No. Ship it Monday. Fix onboarding with real user data.',
+    reply: 'No. Launch Tuesday. Onboarding gets fixed from real usage.',
     delaySeconds: 8,
   },
   {
@@ -106,7 +106,7 @@ const SOURCES: SampleSource[] = [
     profile: 'upbeat-support-agent',
     incoming: "My order arrived with a cracked mug, what can I do? I'm pretty disappointed.",
     reply:
-      "Oh no, I'm sorry your mug arrived cracked, that's really disappointing! I've sent a free replacement today, and you'll get tracking by email within the hour. You don't need to return the broken one.",
+      "I'm so sorry it arrived broken, what a letdown! A new mug is on its way today at no cost, and the tracking link will reach your inbox shortly. Please keep or recycle the cracked one.",
     delaySeconds: 30,
   },
   {
@@ -121,7 +121,7 @@ const SOURCES: SampleSource[] = [
     profile: 'careful-academic',
     incoming: 'Does the new study show that the drug works?',
     reply:
-      'Not quite, I think. The trial suggests a modest effect on the primary outcome, but the sample was small and the follow-up short, so I would be cautious about calling it effective until it has been replicated.',
+      'I would be careful there. The results point to a small benefit, but with so few participants and a short follow-up it seems premature to say the drug works; a larger replication would settle it.',
     delaySeconds: 90,
   },
 ];
