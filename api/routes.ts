@@ -5,6 +5,8 @@ import { adminOperations } from './admin/admin.openapi';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleRoutes } from './bundles/bundles.routes';
+import { communityReviewOperations } from './community-review/community-review.openapi';
+import { communityReviewRoutes } from './community-review/community-review.routes';
 import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
 import { duelOperations } from './duel/duel.openapi';
@@ -18,6 +20,8 @@ import { scoreRoutes } from './free-score/free-score.routes';
 import type { CapacityRunner } from './health/capacity';
 import { healthOperations } from './health/health.openapi';
 import { healthRoutes } from './health/health.routes';
+import { liveOperations } from './live/live.openapi';
+import { liveRoutes } from './live/live.routes';
 import { metricsOperations } from './metrics/metrics.openapi';
 import { metricsRoutes } from './metrics/metrics.routes';
 import type { AppContext, AppState } from './http/context';
@@ -107,6 +111,8 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...trainingDatasetOperations,
     ...recordsOperations,
     ...proofCardOperations,
+    ...communityReviewOperations,
+    ...liveOperations,
     ...adminOperations,
     ...metricsOperations,
     openApiOperation,
@@ -143,6 +149,8 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     trainingDatasetRoutes(deps),
     recordsRoutes(deps),
     proofCardRoutes(deps, operations),
+    communityReviewRoutes(deps),
+    liveRoutes(),
     adminRoutes(deps),
     metricsRoutes(deps),
   ];

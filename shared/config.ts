@@ -101,6 +101,13 @@ export interface AppConfig {
     readonly authFailureLimit: number;
     readonly authFailureWindowSeconds: number;
   };
+  /** Community review (`/api/community-review`): writes one caller may make per hour; beyond, 429. */
+  readonly communityReview: {
+    /** Review sessions (consents) per caller per hour. */
+    readonly sessionsPerHour: number;
+    /** Rating submissions per caller per hour. */
+    readonly responsesPerHour: number;
+  };
   readonly payments: {
     /** CAIP-2 network of the default USDC rail. */
     readonly network: string;
@@ -183,6 +190,8 @@ interface EnvShape {
   PROOF_CARD_WINDOW_DAYS: number;
   PROOF_CARD_REFRESH_MS: number;
   OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: number;
+  COMMUNITY_REVIEW_SESSIONS_PER_HOUR: number;
+  COMMUNITY_REVIEW_RESPONSES_PER_HOUR: number;
   X402_NETWORK: string;
   USDC_ASSET_ADDRESS: string;
   USDC_ASSET_NAME: string;
@@ -249,6 +258,8 @@ const ENV_SCHEMA = {
     PROOF_CARD_WINDOW_DAYS: int(1, 366, 30),
     PROOF_CARD_REFRESH_MS: int(1_000, 86_400_000, 60_000),
     OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400, 300),
+    COMMUNITY_REVIEW_SESSIONS_PER_HOUR: int(1, 100_000, 10),
+    COMMUNITY_REVIEW_RESPONSES_PER_HOUR: int(1, 100_000, 120),
     X402_NETWORK: { type: 'string', pattern: '^[a-z0-9-]+:[A-Za-z0-9]+$', default: 'eip155:8453' },
     USDC_ASSET_ADDRESS: { type: 'string', pattern: EVM_ADDRESS, default: BASE_USDC_ADDRESS },
     USDC_ASSET_NAME: { type: 'string', minLength: 1, default: 'USD Coin' },
@@ -363,6 +374,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     },
     proofCards: { windowDays: e.PROOF_CARD_WINDOW_DAYS, refreshEveryMs: e.PROOF_CARD_REFRESH_MS },
     operators: { authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT, authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS },
+    communityReview: { sessionsPerHour: e.COMMUNITY_REVIEW_SESSIONS_PER_HOUR, responsesPerHour: e.COMMUNITY_REVIEW_RESPONSES_PER_HOUR },
     payments: {
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,

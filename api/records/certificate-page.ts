@@ -8,7 +8,9 @@ export interface Certificate {
     description: string;
     /** This certificate's own address. */
     url: string;
+    /** The share image as PNG (share crawlers mostly ignore SVG). */
     image_url: string;
+    svg_image_url: string;
     result_url: string;
   };
   session: PublicSession;
@@ -17,10 +19,10 @@ export interface Certificate {
 /**
  * The certificate of a passed session: its title, description and addresses.
  * @param session - the passed session
- * @param urls - the certificate's own URL, its image URL and the public result's URL
+ * @param urls - the certificate's own URL, its PNG and SVG image URLs and the public result's URL
  * @returns the certificate body
  */
-export function buildCertificate(session: PublicSession, urls: { url: string; imageUrl: string; resultUrl: string }): Certificate {
+export function buildCertificate(session: PublicSession, urls: { url: string; imageUrl: string; svgImageUrl: string; resultUrl: string }): Certificate {
   const profile = session.profile?.name ?? 'a human profile';
   const score = session.eq_score === null ? '' : ` with an EQ score of ${formatScore(session.eq_score)}`;
   return {
@@ -29,6 +31,7 @@ export function buildCertificate(session: PublicSession, urls: { url: string; im
       description: `An AI agent (wallet ${session.wallet}) passed the ${profile} profile${score} on ${day(session.settled_at)}.`,
       url: urls.url,
       image_url: urls.imageUrl,
+      svg_image_url: urls.svgImageUrl,
       result_url: urls.resultUrl,
     },
     session,
@@ -67,13 +70,15 @@ export function renderCertificatePage(cert: Certificate): string {
     ['property', 'og:description', c.description],
     ['property', 'og:url', c.url],
     ['property', 'og:image', c.image_url],
-    ['property', 'og:image:type', 'image/svg+xml'],
+    ['property', 'og:image:type', 'image/png'],
+    ['property', 'og:image:alt', c.title],
     ['property', 'og:image:width', '1200'],
     ['property', 'og:image:height', '630'],
     ['name', 'twitter:card', 'summary_large_image'],
     ['name', 'twitter:title', c.title],
     ['name', 'twitter:description', c.description],
     ['name', 'twitter:image', c.image_url],
+    ['name', 'twitter:image:alt', c.title],
     ['name', 'description', c.description],
   ]
     .map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}">`)
@@ -95,7 +100,7 @@ export function renderCertificatePage(cert: Certificate): string {
 <dl>
 ${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('\n')}
 </dl>
-<p><a href="${escapeHtml(c.result_url)}">Public result</a> · <a href="${escapeHtml(c.image_url)}">Share image</a></p>
+<p><a href="${escapeHtml(c.result_url)}">Public result</a> · <a href="${escapeHtml(c.image_url)}">Share image</a> (<a href="${escapeHtml(c.svg_image_url)}">SVG</a>)</p>
 </article>`;
   return htmlPage({ title: c.title, head, body });
 }

@@ -56,7 +56,8 @@ export const recordsOperations: OperationSpec[] = [
     summary: 'The shareable certificate of a passed, settled session, addressed by its settlement transaction.',
     description:
       `${PRIVACY} ${HTML_NOTE} The HTML page carries Open Graph and Twitter card tags (title, description, url, image); ` +
-      'the image is GET /api/certificate/{tx_hash}/image.svg (1200 x 630). A certificate exists only for a passed, settled ' +
+      'the image (og:image, twitter:image) is GET /api/certificate/{tx_hash}/image.png (1200 x 630; most share crawlers ignore SVG), ' +
+      'and the same image as SVG is GET /api/certificate/{tx_hash}/image.svg. A certificate exists only for a passed, settled ' +
       'session: an unknown, failed or unscored one, and anything that is no transaction hash, is a 404 certificate_not_found. ' +
       'EVM hashes are matched in any letter case.',
     tags: ['public'],
@@ -74,6 +75,21 @@ export const recordsOperations: OperationSpec[] = [
     tags: ['public'],
     responses: {
       '200': { description: 'The SVG image.' },
+      '404': { description: 'certificate_not_found.', schema: errorBodySchema },
+      '500': COMMON_RESPONSES['500'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/certificate/{tx_hash}/image.png',
+    operationId: 'getCertificateImagePng',
+    summary: "The certificate's share image, image/png (1200 x 630).",
+    description:
+      'The SVG image drawn to PNG on the server (resvg), for share crawlers that ignore SVG. Drawn once per web process and ' +
+      'kept for an hour (Cache-Control: public, max-age=3600). 404 certificate_not_found as for the certificate.',
+    tags: ['public'],
+    responses: {
+      '200': { description: 'The PNG image.', mediaType: 'image/png', schema: { type: 'string', format: 'binary' } },
       '404': { description: 'certificate_not_found.', schema: errorBodySchema },
       '500': COMMON_RESPONSES['500'],
     },

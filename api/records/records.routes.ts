@@ -4,6 +4,7 @@ import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { validateQuery } from '../http/validate';
 import { renderCertificateImage } from './certificate-image';
+import { renderCertificatePng } from './certificate-png';
 import { buildCertificate, renderCertificatePage } from './certificate-page';
 import { LEADERBOARD_CACHE_SECONDS, loadLeaderboard, type Leaderboard } from './leaderboard';
 import { leaderboardQuerySchema, type LeaderboardQuery } from './records.schema';
@@ -24,6 +25,9 @@ function wantsHtml(ctx: AppContext): boolean {
   return ctx.accepts('json', 'html') === 'html';
 }
 
+/** How long a rendered certificate PNG is kept in memory and may be cached by clients. */
+export const CERTIFICATE_PNG_CACHE_SECONDS = 3600;
+
 function notFound(code: string, message: string): AppError {
   return new AppError(404, code, message);
 }
@@ -39,6 +43,9 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
   // Per process: a new best shows within the TTL on every web process, with no invalidation message.
   const leaderboards = new TtlCache<Leaderboard>(LEADERBOARD_CACHE_SECONDS * 1000);
+  // A settled certificate never changes: its PNG (tens of kB, ~0.1 s to draw) is drawn once per
+  // process and kept for the hour crawlers fetch it in after a share; bounded to 64 images.
+  const certificatePngs = new TtlCache<Buffer>(CERTIFICATE_PNG_CACHE_SECONDS * 1000, 64);
   const origin = (ctx: AppContext) => deps.config.payments.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
 
   router.get('/api/leaderboard', validateQuery(leaderboardQuerySchema), async (ctx: AppContext) => {
@@ -60,7 +67,12 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
     if (!txHash || !session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
     const base = origin(ctx);
     const url = `${base}/api/certificate/${txHash}`;
-    const cert = buildCertificate(session, { url, imageUrl: `${url}/image.svg`, resultUrl: `${base}/api/results/${session.result_id}` });
+    const cert = buildCertificate(session, {
+      url,
+      imageUrl: `${url}/image.png`,
+      svgImageUrl: `${url}/image.svg`,
+      resultUrl: `${base}/api/results/${session.result_id}`,
+    });
     if (wantsHtml(ctx)) {
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = renderCertificatePage(cert);
@@ -75,6 +87,15 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
     ctx.type = 'image/svg+xml; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.body = renderCertificateImage(session);
+  });
+
+  router.get('/api/certificate/:tx_hash/image.png', async (ctx: AppContext) => {
+    const txHash = normalizeTxHash(String(ctx.params.tx_hash));
+    const session = txHash === undefined ? undefined : await findCertifiedSession(deps.dataSource, txHash);
+    if (!txHash || !session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
+    ctx.type = 'image/png';
+    ctx.set('Cache-Control', `public, max-age=${CERTIFICATE_PNG_CACHE_SECONDS}`);
+    ctx.body = await certificatePngs.get(txHash, () => renderCertificatePng(renderCertificateImage(session)));
   });
 
   router.get('/api/scoreboard', async (ctx: AppContext) => {

@@ -80,12 +80,13 @@ export const certificateSchema = {
   properties: {
     certificate: {
       type: 'object',
-      required: ['title', 'description', 'url', 'image_url', 'result_url'],
+      required: ['title', 'description', 'url', 'image_url', 'svg_image_url', 'result_url'],
       properties: {
         title: { type: 'string' },
         description: { type: 'string' },
         url: { type: 'string', description: "This certificate's own address." },
-        image_url: { type: 'string', description: 'The share image (SVG, 1200 x 630).' },
+        image_url: { type: 'string', description: 'The share image as PNG, 1200 x 630 (what og:image and twitter:image point at).' },
+        svg_image_url: { type: 'string', description: 'The same image as SVG.' },
         result_url: { type: 'string' },
       },
     },

@@ -44,6 +44,14 @@ function asText(res: Response, done: (err: Error | null, body: string) => void):
   stream.on('end', () => done(null, data));
 }
 
+/** A supertest parser that keeps any body as bytes. */
+function asBytes(res: Response, done: (err: Error | null, body: Buffer) => void): void {
+  const stream = res as unknown as NodeJS.ReadableStream;
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
+}
+
 function masked(value: string): string {
   return `${value.slice(0, 6)}…${value.slice(-4)}`;
 }
@@ -236,7 +244,12 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       expect(res.status).to.equal(200);
       expect(res.type).to.equal('application/json');
       const url = `${PUBLIC_BASE_URL}/api/certificate/${passA.tx}`;
-      expect(res.body.certificate).to.deep.include({ url, image_url: `${url}/image.svg`, result_url: `${PUBLIC_BASE_URL}/api/results/${passA.resultId}` });
+      expect(res.body.certificate).to.deep.include({
+        url,
+        image_url: `${url}/image.png`,
+        svg_image_url: `${url}/image.svg`,
+        result_url: `${PUBLIC_BASE_URL}/api/results/${passA.resultId}`,
+      });
       expect(res.body.certificate.title).to.include(res.body.session.profile.name);
       expect(res.body.session).to.deep.include({ result_id: passA.resultId, passed: true, eq_score: passA.score, wallet: maskedWallet(passA) });
     });
@@ -259,9 +272,12 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
         'og:title': json.title,
         'og:description': json.description,
         'og:url': `${PUBLIC_BASE_URL}/api/certificate/${passA.tx}`,
-        'og:image': `${PUBLIC_BASE_URL}/api/certificate/${passA.tx}/image.svg`,
+        'og:image': `${PUBLIC_BASE_URL}/api/certificate/${passA.tx}/image.png`,
+        'og:image:type': 'image/png',
+        'og:image:width': '1200',
+        'og:image:height': '630',
         'twitter:card': 'summary_large_image',
-        'twitter:image': `${PUBLIC_BASE_URL}/api/certificate/${passA.tx}/image.svg`,
+        'twitter:image': `${PUBLIC_BASE_URL}/api/certificate/${passA.tx}/image.png`,
         viewport: 'width=device-width, initial-scale=1',
       });
       expect(meta['og:description']).to.include(maskedWallet(passA));
@@ -276,6 +292,22 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       expect(res.body as string).to.include(passA.score!.toFixed(1));
     });
 
+    it('serves the share image as a 1200 x 630 PNG, the same bytes for any letter case of the hash', async function () {
+      const first = await paid.stack.http.get(`/api/certificate/${passA.tx}/image.png`).buffer(true).parse(asBytes);
+      expect(first.status).to.equal(200);
+      expect(first.type).to.equal('image/png');
+      expect(first.headers['cache-control']).to.equal('public, max-age=3600');
+      const png = first.body as Buffer;
+      // The PNG signature, then the IHDR chunk: width and height as big-endian 32-bit integers.
+      expect(png.subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
+      expect(png.subarray(12, 16).toString('latin1')).to.equal('IHDR');
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).to.deep.equal([1200, 630]);
+      // A real drawing, not an empty canvas (the blank background alone compresses to a few kB).
+      expect(png.length).to.be.greaterThan(8_000);
+      const again = await paid.stack.http.get(`/api/certificate/${passA.tx.toUpperCase().replace('0X', '0x')}/image.png`).buffer(true).parse(asBytes);
+      expect(Buffer.compare(again.body as Buffer, png)).to.equal(0);
+    });
+
     it('answers 404 for a failed session, an unscored purchase, an unknown hash and a malformed one, in JSON and HTML', async function () {
       const hashes = [failB.tx, fake.w3bundle.tx, fake.w4sol.tx, `0x${randomBytes(32).toString('hex')}`, 'nope'];
       for (const hash of hashes) {
@@ -285,6 +317,7 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
           expect(res.body.error.code).to.equal('certificate_not_found');
         }
         expect((await paid.stack.http.get(`/api/certificate/${hash}/image.svg`)).status).to.equal(404);
+        expect((await paid.stack.http.get(`/api/certificate/${hash}/image.png`)).status).to.equal(404);
       }
     });
   });
@@ -337,6 +370,14 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       const made = [passA, failB, passC, ...Object.values(fake)];
       expect(made).to.have.length(8);
       const http = paid.stack.http;
+      // A community reviewer's comment and session secret: stored, never public.
+      const review = await http.post('/api/community-review/sessions').send({ consent: true, sample_count: 2 });
+      expect(review.status).to.equal(201);
+      const comment = `reviewer-note-${randomBytes(8).toString('hex')}`;
+      const rated = await http
+        .post(`/api/community-review/sessions/${review.body.session_id}/responses`)
+        .send({ session_secret: review.body.session_secret, responses: [{ sample_id: review.body.samples[0].sample_id, ratings: { human_likeness: 4 }, comment }] });
+      expect(rated.status).to.equal(200);
       const responses: Array<{ label: string; text: string; own?: string }> = [];
       const add = async (path: string, accept = 'application/json', own?: string) => {
         const res = await http.get(path).set('Accept', accept).buffer(true).parse(asText);
@@ -348,6 +389,7 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
         await add(`/api/certificate/${m.tx}`, 'application/json', m.tx);
         await add(`/api/certificate/${m.tx}`, HTML, m.tx);
         await add(`/api/certificate/${m.tx}/image.svg`, '*/*', m.tx);
+        await add(`/api/certificate/${m.tx}/image.png`, '*/*', m.tx);
       }
       await add('/api/scoreboard');
       await add('/api/scoreboard', HTML);
@@ -360,15 +402,24 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
         await add(`/api/proof-cards/${slug}`);
         await add(`/api/proof-cards/${slug}?format=markdown`, 'text/markdown');
       }
-      expect(responses).to.have.length(5 + 8 + 3 * 8 + 3 + 1 + 2 * slugs.length);
+      await add('/api/community-review/sessions');
+      await add(`/api/community-review/sessions/${review.body.session_id}`);
+      await add('/api/community-review/summary');
+      await add('/', HTML);
+      await add('/live', HTML);
+      expect(responses).to.have.length(5 + 8 + 4 * 8 + 3 + 3 + 2 + 1 + 2 * slugs.length);
       expect(responses.filter((r) => !(r.text?.length > 0)).map((r) => r.label)).to.deep.equal([]);
 
-      const forbidden = made.flatMap((m) => [
-        { what: 'wallet', value: m.wallet },
-        { what: 'transaction', value: m.tx },
-        ...m.secrets.map((value) => ({ what: 'secret', value })),
-      ]);
-      expect(forbidden.length).to.be.greaterThan(8 * 2 + 3 * 5);
+      const forbidden = [
+        ...made.flatMap((m) => [
+          { what: 'wallet', value: m.wallet },
+          { what: 'transaction', value: m.tx },
+          ...m.secrets.map((value) => ({ what: 'secret', value })),
+        ]),
+        { what: 'review comment', value: comment },
+        { what: 'review secret', value: review.body.session_secret as string },
+      ];
+      expect(forbidden.length).to.be.greaterThan(8 * 2 + 3 * 5 + 2);
       const leaks: string[] = [];
       for (const r of responses) {
         const text = r.text.toLowerCase();
