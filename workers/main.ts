@@ -6,6 +6,7 @@ import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
 import { createAuthorizationChainReader } from '../shared/payments/authorization-chain-state';
+import { startNetworkConfigCache, type NetworkConfigCache } from '../shared/operators/network-config-cache';
 import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
@@ -33,6 +34,8 @@ import { createTrainingExportProcessor } from './exports/training-export.process
 
 /** A running worker process: its BullMQ workers, thread pool and DataSource. */
 export interface WorkerRuntime {
+  /** This process's view of the runtime network configuration, kept current like the web's. */
+  network: NetworkConfigCache;
   /** Stops taking jobs, lets active ones finish, then releases the pool, the database and Redis. */
   close(): Promise<void>;
 }
@@ -109,6 +112,9 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   stress.on('failed', logFinalFailure(log, QUEUE.stress));
 
   const feedRedis = createRedis(config.redis.url, 'producer', log, 'worker-feed');
+  // The same cache module as the web: a change is applied here on its announcement, within a second.
+  const networkRedis = createRedis(config.redis.url, 'worker', log, 'worker-network-config');
+  const network = await startNetworkConfigCache({ dataSource, subscriber: networkRedis, publisher: feedRedis, queuePrefix: prefix, role: 'worker', log });
   // Unknown settlement outcomes are read from the chain; without EVM_RPC_URL they stay pending.
   const chain = config.payments.evmRpcUrl ? createAuthorizationChainReader(config.payments.evmRpcUrl) : undefined;
   const settlement = new Worker(
@@ -163,7 +169,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
-      [MAINTENANCE_HEARTBEAT_JOB]: createHeartbeatProcessor(log),
+      [MAINTENANCE_HEARTBEAT_JOB]: createHeartbeatProcessor({ log, network }),
       [MAINTENANCE_REDEMPTION_SWEEP_JOB]: createRedemptionSweepProcessor({
         dataSource,
         olderThanSeconds: config.payments.abandonedRedemptionSeconds,
@@ -187,6 +193,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
 
   let closing: Promise<void> | undefined;
   return {
+    network,
     close() {
       // Order (style.md §9): stop taking jobs, then the pool, then the database, then Redis.
       // BullMQ's close waits for Redis; while Redis is down it would wait forever, so each BullMQ
@@ -200,9 +207,12 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
             await pool.close();
           } finally {
             try {
+              // Before the database and Redis go: no re-read may start on a closed DataSource.
+              await network.close();
               await dataSource.destroy();
             } finally {
               if (!(await within(maintenanceQueue.close(), 2_000))) log.warn('maintenance queue did not close in time');
+              await closeRedis(networkRedis);
               await closeRedis(feedRedis);
             }
           }
