@@ -18,6 +18,10 @@ import { healthOperations } from './health/health.openapi';
 import { healthRoutes } from './health/health.routes';
 import { metricsOperations } from './metrics/metrics.openapi';
 import { metricsRoutes } from './metrics/metrics.routes';
+import { operatorOperations } from './operator/operator.openapi';
+import { operatorRoutes } from './operator/operator.routes';
+import { outreachOperations } from './outreach/outreach.openapi';
+import { outreachRoutes } from './outreach/outreach.routes';
 import type { AppContext, AppState } from './http/context';
 import type { AppDeps } from './http/deps';
 import { buildOpenApiDocument } from './http/openapi/document';
@@ -99,6 +103,8 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...trainingDatasetOperations,
     ...recordsOperations,
     ...adminOperations,
+    ...operatorOperations,
+    ...outreachOperations,
     ...metricsOperations,
     openApiOperation,
   ];
@@ -132,6 +138,8 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     trainingDatasetRoutes(deps),
     recordsRoutes(deps),
     adminRoutes(deps),
+    operatorRoutes(deps),
+    outreachRoutes(deps),
     metricsRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());
