@@ -93,6 +93,10 @@ export interface AppConfig {
     /** Failed credential attempts one caller may make per window; beyond, 429 until the window ends. */
     readonly authFailureLimit: number;
     readonly authFailureWindowSeconds: number;
+    /** Port of each worker process's `/metrics` (job durations, process metrics); undefined: not served. */
+    readonly workerMetricsPort?: number;
+    /** Address the worker metrics listen on (loopback unless a scraper elsewhere needs it). */
+    readonly workerMetricsHost: string;
   };
   readonly payments: {
     /** CAIP-2 network of the default USDC rail. */
@@ -170,6 +174,8 @@ interface EnvShape {
   WISHLIST_CAP_PER_CALLER: number;
   OPERATOR_AUTH_FAILURE_LIMIT: number;
   OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: number;
+  WORKER_METRICS_PORT?: number;
+  WORKER_METRICS_HOST: string;
   X402_NETWORK: string;
   USDC_ASSET_ADDRESS: string;
   USDC_ASSET_NAME: string;
@@ -234,6 +240,8 @@ const ENV_SCHEMA = {
     WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
     OPERATOR_AUTH_FAILURE_LIMIT: int(1, 10_000, 10),
     OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400, 300),
+    WORKER_METRICS_PORT: int(0, 65535),
+    WORKER_METRICS_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
     X402_NETWORK: { type: 'string', pattern: '^[a-z0-9-]+:[A-Za-z0-9]+$', default: 'eip155:8453' },
     USDC_ASSET_ADDRESS: { type: 'string', pattern: EVM_ADDRESS, default: BASE_USDC_ADDRESS },
     USDC_ASSET_NAME: { type: 'string', minLength: 1, default: 'USD Coin' },
@@ -346,7 +354,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       wishlistRequiredFrom: e.FREE_WISHLIST_REQUIRED_FROM,
       wishlistCap: e.WISHLIST_CAP_PER_CALLER,
     },
-    operators: { authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT, authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS },
+    operators: {
+      authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT,
+      authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS,
+      workerMetricsPort: e.WORKER_METRICS_PORT,
+      workerMetricsHost: e.WORKER_METRICS_HOST,
+    },
     payments: {
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,

@@ -23,6 +23,8 @@ import {
   MAINTENANCE_SETTLEMENT_RECONCILER_JOB,
   MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
 } from './maintenance/maintenance.processor';
+import { serveWorkerMetrics, type MetricsServer } from './metrics/metrics-server';
+import { createWorkerMetrics } from './metrics/worker-metrics';
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
 import { createRewriteProcessor } from './scoring/rewrite.processor';
@@ -36,6 +38,8 @@ import { createTrainingExportProcessor } from './exports/training-export.process
 export interface WorkerRuntime {
   /** This process's view of the runtime network configuration, kept current like the web's. */
   network: NetworkConfigCache;
+  /** The port of this process's `/metrics`, when `WORKER_METRICS_PORT` is set. */
+  metricsPort?: number;
   /** Stops taking jobs, lets active ones finish, then releases the pool, the database and Redis. */
   close(): Promise<void>;
 }
@@ -189,17 +193,27 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   maintenance.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'worker error'));
   maintenance.on('failed', logFinalFailure(log, QUEUE.maintenance));
 
+  const metrics = createWorkerMetrics();
+  for (const worker of [scoring, stress, settlement, exportsWorker, maintenance]) metrics.observe(worker);
+  const { workerMetricsPort, workerMetricsHost } = config.operators;
+  let metricsServer: MetricsServer | undefined;
+  if (workerMetricsPort !== undefined) {
+    metricsServer = await serveWorkerMetrics({ metrics, dataSource, log, host: workerMetricsHost, port: workerMetricsPort });
+  }
+
   log.info({ threads: config.scoring.threads, concurrency: config.scoring.concurrency, queuePrefix: prefix, databaseId }, 'workers started');
 
   let closing: Promise<void> | undefined;
   return {
     network,
+    metricsPort: metricsServer?.port,
     close() {
       // Order (style.md §9): stop taking jobs, then the pool, then the database, then Redis.
       // BullMQ's close waits for Redis; while Redis is down it would wait forever, so each BullMQ
       // step gets a deadline and the rest of the shutdown goes on regardless.
       closing ??= (async () => {
         try {
+          await metricsServer?.close();
           const closed = await within(Promise.all([scoring.close(), settlement.close(), maintenance.close(), stress.close(), exportsWorker.close()]), config.shutdownGraceMs);
           if (!closed) log.warn({ graceMs: config.shutdownGraceMs }, 'workers did not close in time');
         } finally {
