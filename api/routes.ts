@@ -24,6 +24,10 @@ import { liveOperations } from './live/live.openapi';
 import { liveRoutes } from './live/live.routes';
 import { metricsOperations } from './metrics/metrics.openapi';
 import { metricsRoutes } from './metrics/metrics.routes';
+import { operatorOperations } from './operator/operator.openapi';
+import { operatorRoutes } from './operator/operator.routes';
+import { outreachOperations } from './outreach/outreach.openapi';
+import { outreachRoutes } from './outreach/outreach.routes';
 import type { AppContext, AppState } from './http/context';
 import type { AppDeps } from './http/deps';
 import { buildOpenApiDocument } from './http/openapi/document';
@@ -114,6 +118,8 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...communityReviewOperations,
     ...liveOperations,
     ...adminOperations,
+    ...operatorOperations,
+    ...outreachOperations,
     ...metricsOperations,
     openApiOperation,
   ];
@@ -152,6 +158,8 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     communityReviewRoutes(deps),
     liveRoutes(),
     adminRoutes(deps),
+    operatorRoutes(deps),
+    outreachRoutes(deps),
     metricsRoutes(deps),
   ];
   for (const family of families) router.use(family.routes());

@@ -60,7 +60,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   const feedRedis = createRedis(config.redis.url, 'worker', logger, 'web-feed-subscriber');
   const feed = createFeedHub(feedRedis, config.redis.queuePrefix, logger);
   const networkRedis = createRedis(config.redis.url, 'worker', logger, 'web-network-config');
-  const network = await startNetworkConfigCache({ dataSource, subscriber: networkRedis, publisher: redis, queuePrefix: config.redis.queuePrefix, log: logger });
+  const network = await startNetworkConfigCache({ dataSource, subscriber: networkRedis, publisher: redis, queuePrefix: config.redis.queuePrefix, role: 'web', log: logger });
   const capacity = createCapacityRunner();
   const stress = await createStressQueue(config, redis, logger, owner);
   // The queue web does not produce to, for the dashboard and the depth metric.

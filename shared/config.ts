@@ -100,6 +100,10 @@ export interface AppConfig {
     /** Failed credential attempts one caller may make per window; beyond, 429 until the window ends. */
     readonly authFailureLimit: number;
     readonly authFailureWindowSeconds: number;
+    /** Port of each worker process's `/metrics` (job durations, process metrics); undefined: not served. */
+    readonly workerMetricsPort?: number;
+    /** Address the worker metrics listen on (loopback unless a scraper elsewhere needs it). */
+    readonly workerMetricsHost: string;
   };
   /** Community review (`/api/community-review`): writes one caller may make per hour; beyond, 429. */
   readonly communityReview: {
@@ -192,6 +196,8 @@ interface EnvShape {
   OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: number;
   COMMUNITY_REVIEW_SESSIONS_PER_HOUR: number;
   COMMUNITY_REVIEW_RESPONSES_PER_HOUR: number;
+  WORKER_METRICS_PORT?: number;
+  WORKER_METRICS_HOST: string;
   X402_NETWORK: string;
   USDC_ASSET_ADDRESS: string;
   USDC_ASSET_NAME: string;
@@ -260,6 +266,8 @@ const ENV_SCHEMA = {
     OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400, 300),
     COMMUNITY_REVIEW_SESSIONS_PER_HOUR: int(1, 100_000, 10),
     COMMUNITY_REVIEW_RESPONSES_PER_HOUR: int(1, 100_000, 120),
+    WORKER_METRICS_PORT: int(0, 65535),
+    WORKER_METRICS_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
     X402_NETWORK: { type: 'string', pattern: '^[a-z0-9-]+:[A-Za-z0-9]+$', default: 'eip155:8453' },
     USDC_ASSET_ADDRESS: { type: 'string', pattern: EVM_ADDRESS, default: BASE_USDC_ADDRESS },
     USDC_ASSET_NAME: { type: 'string', minLength: 1, default: 'USD Coin' },
@@ -373,7 +381,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       wishlistCap: e.WISHLIST_CAP_PER_CALLER,
     },
     proofCards: { windowDays: e.PROOF_CARD_WINDOW_DAYS, refreshEveryMs: e.PROOF_CARD_REFRESH_MS },
-    operators: { authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT, authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS },
+    operators: {
+      authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT,
+      authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS,
+      workerMetricsPort: e.WORKER_METRICS_PORT,
+      workerMetricsHost: e.WORKER_METRICS_HOST,
+    },
     communityReview: { sessionsPerHour: e.COMMUNITY_REVIEW_SESSIONS_PER_HOUR, responsesPerHour: e.COMMUNITY_REVIEW_RESPONSES_PER_HOUR },
     payments: {
       network: e.X402_NETWORK,

@@ -6,6 +6,7 @@ import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
 import { createAuthorizationChainReader } from '../shared/payments/authorization-chain-state';
+import { startNetworkConfigCache, type NetworkConfigCache } from '../shared/operators/network-config-cache';
 import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
@@ -25,6 +26,8 @@ import {
 } from './maintenance/maintenance.processor';
 import { createProofCardRefreshProcessor, PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from './maintenance/proof-card-refresh.processor';
 import { createRoleplayExpiryProcessor, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from './maintenance/roleplay-expiry.processor';
+import { serveWorkerMetrics, type MetricsServer } from './metrics/metrics-server';
+import { createWorkerMetrics } from './metrics/worker-metrics';
 import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
 import { createRewriteProcessor } from './scoring/rewrite.processor';
@@ -36,6 +39,10 @@ import { createTrainingExportProcessor } from './exports/training-export.process
 
 /** A running worker process: its BullMQ workers, thread pool and DataSource. */
 export interface WorkerRuntime {
+  /** This process's view of the runtime network configuration, kept current like the web's. */
+  network: NetworkConfigCache;
+  /** The port of this process's `/metrics`, when `WORKER_METRICS_PORT` is set. */
+  metricsPort?: number;
   /** Stops taking jobs, lets active ones finish, then releases the pool, the database and Redis. */
   close(): Promise<void>;
 }
@@ -112,6 +119,9 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   stress.on('failed', logFinalFailure(log, QUEUE.stress));
 
   const feedRedis = createRedis(config.redis.url, 'producer', log, 'worker-feed');
+  // The same cache module as the web: a change is applied here on its announcement, within a second.
+  const networkRedis = createRedis(config.redis.url, 'worker', log, 'worker-network-config');
+  const network = await startNetworkConfigCache({ dataSource, subscriber: networkRedis, publisher: feedRedis, queuePrefix: prefix, role: 'worker', log });
   // Unknown settlement outcomes are read from the chain; without EVM_RPC_URL they stay pending.
   const chain = config.payments.evmRpcUrl ? createAuthorizationChainReader(config.payments.evmRpcUrl) : undefined;
   const settlement = new Worker(
@@ -182,7 +192,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
-      [MAINTENANCE_HEARTBEAT_JOB]: createHeartbeatProcessor(log),
+      [MAINTENANCE_HEARTBEAT_JOB]: createHeartbeatProcessor({ log, network }),
       [MAINTENANCE_REDEMPTION_SWEEP_JOB]: createRedemptionSweepProcessor({
         dataSource,
         olderThanSeconds: config.payments.abandonedRedemptionSeconds,
@@ -205,16 +215,27 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
   maintenance.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'worker error'));
   maintenance.on('failed', logFinalFailure(log, QUEUE.maintenance));
 
+  const metrics = createWorkerMetrics();
+  for (const worker of [scoring, stress, settlement, exportsWorker, maintenance]) metrics.observe(worker);
+  const { workerMetricsPort, workerMetricsHost } = config.operators;
+  let metricsServer: MetricsServer | undefined;
+  if (workerMetricsPort !== undefined) {
+    metricsServer = await serveWorkerMetrics({ metrics, dataSource, log, host: workerMetricsHost, port: workerMetricsPort });
+  }
+
   log.info({ threads: config.scoring.threads, concurrency: config.scoring.concurrency, queuePrefix: prefix, databaseId }, 'workers started');
 
   let closing: Promise<void> | undefined;
   return {
+    network,
+    metricsPort: metricsServer?.port,
     close() {
       // Order (style.md §9): stop taking jobs, then the pool, then the database, then Redis.
       // BullMQ's close waits for Redis; while Redis is down it would wait forever, so each BullMQ
       // step gets a deadline and the rest of the shutdown goes on regardless.
       closing ??= (async () => {
         try {
+          await metricsServer?.close();
           const closed = await within(Promise.all([scoring.close(), settlement.close(), maintenance.close(), stress.close(), exportsWorker.close()]), config.shutdownGraceMs);
           if (!closed) log.warn({ graceMs: config.shutdownGraceMs }, 'workers did not close in time');
         } finally {
@@ -222,9 +243,12 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
             await pool.close();
           } finally {
             try {
+              // Before the database and Redis go: no re-read may start on a closed DataSource.
+              await network.close();
               await dataSource.destroy();
             } finally {
               if (!(await within(maintenanceQueue.close(), 2_000))) log.warn('maintenance queue did not close in time');
+              await closeRedis(networkRedis);
               await closeRedis(feedRedis);
             }
           }

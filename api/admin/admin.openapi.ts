@@ -1,6 +1,6 @@
 import type { OperationSpec } from '../http/openapi/operation';
 import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
-import { configureNetworkSchema, networkConfigSchema } from './admin.schema';
+import { configureNetworkSchema, networkConfigProcessesSchema, networkConfigSchema } from './admin.schema';
 
 const CREDENTIAL_RESPONSES = {
   '401': { description: 'credential_required, credential_invalid, credential_expired or credential_revoked (with WWW-Authenticate).', schema: errorBodySchema },
@@ -19,6 +19,22 @@ export const adminOperations: OperationSpec[] = [
     security: 'adminToken',
     responses: {
       '200': { description: 'The configuration every process applies now.', schema: networkConfigSchema },
+      ...CREDENTIAL_RESPONSES,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/network-config/processes',
+    operationId: 'getNetworkConfigProcesses',
+    summary: 'Which runtime network configuration each running web and worker process holds (admin).',
+    description:
+      'Every process reports the configuration it holds to Redis each time it reads it (at start, on every change ' +
+      'announcement, and every 30 s). A process not heard from for 90 s is taken as stopped and left out. ' +
+      '`current` says whether a process holds the stored version; after a change, `all_current` turns true within a second.',
+    tags: ['operators'],
+    security: 'adminToken',
+    responses: {
+      '200': { description: 'The stored configuration and each live process\'s view.', schema: networkConfigProcessesSchema },
       ...CREDENTIAL_RESPONSES,
     },
   },

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import { changeNetworkConfig } from '../../shared/operators/network-config';
+import { listNetworkConfigViews } from '../../shared/operators/network-config-cache';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { validateBody } from '../http/validate';
 import { configureNetworkSchema, type ConfigureNetworkRequest } from './admin.schema';
-import { presentNetworkConfig } from './present-network-config';
+import { presentNetworkConfig, presentNetworkConfigViews } from './present-network-config';
 
 /**
  * The admin routes. The admin credential is checked before routing, by `operatorGuard`, for every
@@ -17,6 +18,11 @@ export function adminRoutes(deps: AppDeps): Router<AppState> {
 
   router.get('/api/admin/network-config', async (ctx: AppContext) => {
     ctx.body = presentNetworkConfig(await deps.network.refresh());
+  });
+
+  router.get('/api/admin/network-config/processes', async (ctx: AppContext) => {
+    const current = await deps.network.refresh();
+    ctx.body = presentNetworkConfigViews(current, await listNetworkConfigViews(deps.redis, deps.config.redis.queuePrefix));
   });
 
   router.patch('/api/admin/configure-network', validateBody(configureNetworkSchema), async (ctx: AppContext) => {

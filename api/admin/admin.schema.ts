@@ -36,3 +36,29 @@ export const networkConfigSchema = {
     updated_by: { type: ['string', 'null'], description: 'The id of the admin credential that made the last change.' },
   },
 } as const;
+
+/** The body of `GET /api/admin/network-config/processes`. */
+export const networkConfigProcessesSchema = {
+  type: 'object',
+  required: ['network_config', 'processes', 'all_current'],
+  properties: {
+    network_config: networkConfigSchema,
+    processes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['instance', 'role', 'simulate_base_lamports', 'failure_suspension_cap', 'updated_at', 'reported_at', 'current'],
+        properties: {
+          instance: { type: 'string', description: 'role:host:pid:random, one per running cache.' },
+          role: { type: 'string', enum: ['web', 'worker'] },
+          simulate_base_lamports: { type: 'integer' },
+          failure_suspension_cap: { type: 'integer' },
+          updated_at: { type: ['string', 'null'], format: 'date-time', description: 'The version it holds (null: the defaults).' },
+          reported_at: { type: 'string', format: 'date-time' },
+          current: { type: 'boolean', description: 'It holds the stored version.' },
+        },
+      },
+    },
+    all_current: { type: 'boolean' },
+  },
+} as const;

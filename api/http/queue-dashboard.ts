@@ -2,7 +2,9 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { KoaAdapter } from '@bull-board/koa';
 import type { Queue } from 'bullmq';
-import type { Middleware } from 'koa';
+import type { Middleware, Next } from 'koa';
+import { AppError } from '../../shared/errors';
+import type { AppContext } from './context';
 
 /** Where the queue dashboard is served; `operatorGuard` requires an admin credential there. */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -45,5 +47,16 @@ export function queueDashboard(queues: readonly Queue[]): Middleware {
     return adapter;
   });
   createBullBoard({ queues: adapters, serverAdapter, options: { uiConfig: { boardTitle: 'humanlike queues' } } });
-  return serverAdapter.registerPlugin() as unknown as Middleware;
+  const board = serverAdapter.registerPlugin() as unknown as Middleware;
+  return async function serveQueueDashboard(ctx: AppContext, next: Next): Promise<void> {
+    if (isJobWrite(ctx.method, ctx.path)) {
+      throw new AppError(403, 'dashboard_action_disabled', 'Job data is shown redacted, so jobs cannot be added or edited here.');
+    }
+    await board(ctx as never, next);
+  };
 }
+
+// Adding, duplicating (an add) and editing a job would send back the redacted data the page
+// shows, replacing the text a job needs with its redaction. Retry, promote and clean are kept.
+const JOB_WRITE = new RegExp(`^${QUEUE_DASHBOARD_PATH}/api/queues/[^/]+/(add|[^/]+/update-data)/?$`);
+const isJobWrite = (method: string, path: string) => (method === 'POST' || method === 'PATCH') && JOB_WRITE.test(path);

@@ -54,3 +54,17 @@ export const COMMON_RESPONSES = {
   '422': { description: 'Validation failure; every failing field is listed with its JSON path.', schema: validationErrorSchema },
   '500': { description: 'Server fault (logged with the request id).', schema: errorBodySchema },
 } as const;
+
+/**
+ * The refusals of an operator or admin operation (`operatorGuard`, before routing).
+ * @param role - the role the operation needs
+ * @returns the 401, 403 and 429 responses
+ */
+export function credentialResponses(role: 'operator' | 'admin') {
+  const other = role === 'admin' ? 'an operator' : 'an admin';
+  return {
+    '401': { description: 'credential_required, credential_invalid, credential_expired or credential_revoked (with WWW-Authenticate).', schema: errorBodySchema },
+    '403': { description: `credential_wrong_role: ${other} credential; this needs an ${role} credential.`, schema: errorBodySchema },
+    '429': { description: 'too_many_failed_credentials: too many failed credential attempts from this caller (Retry-After).', schema: errorBodySchema },
+  };
+}

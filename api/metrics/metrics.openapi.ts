@@ -11,7 +11,9 @@ export const metricsOperations: OperationSpec[] = [
     description:
       'Prometheus text exposition format: http_request_duration_seconds (method, route pattern, status), queue_jobs (queue, ' +
       'state), settlement_outcomes_total (outcome), payments_refused_total (reason), free_rounds_used_total, and Node process ' +
-      'metrics. Label values are codes and route patterns only, never wallets, tokens or text.',
+      'metrics. Label values are codes and route patterns only, never wallets, tokens or text. Job durations ' +
+      '(job_duration_seconds by queue, job and outcome) are timed in the worker processes and served by each worker at ' +
+      'GET /metrics on its own port (WORKER_METRICS_PORT), behind the same operator credential.',
     tags: ['operators'],
     security: 'operatorToken',
     responses: {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
+import { recordPublicView, type PublicPage } from '../../shared/operators/public-result-views';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { validateQuery } from '../http/validate';
@@ -46,6 +47,9 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
   // A settled certificate never changes: its PNG (tens of kB, ~0.1 s to draw) is drawn once per
   // process and kept for the hour crawlers fetch it in after a share; bounded to 64 images.
   const certificatePngs = new TtlCache<Buffer>(CERTIFICATE_PNG_CACHE_SECONDS * 1000, 64);
+  // A view is counted once it was served; a failed count is logged, never the reader's problem.
+  const countView = (ctx: AppContext, page: PublicPage) =>
+    recordPublicView(deps.dataSource, page).catch((err: unknown) => ctx.state.log.warn({ err, page }, 'public view not counted'));
   const origin = (ctx: AppContext) => deps.config.payments.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
 
   router.get('/api/leaderboard', validateQuery(leaderboardQuerySchema), async (ctx: AppContext) => {
@@ -59,6 +63,7 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
     const result = await findPublicResult(deps.dataSource, String(ctx.params.result_id));
     if (!result) throw notFound('result_not_found', 'No settled session has this result id.');
     ctx.body = result;
+    await countView(ctx, 'result');
   });
 
   router.get('/api/certificate/:tx_hash', async (ctx: AppContext) => {
@@ -79,6 +84,7 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
     } else {
       ctx.body = cert;
     }
+    await countView(ctx, 'certificate');
   });
 
   router.get('/api/certificate/:tx_hash/image.svg', async (ctx: AppContext) => {

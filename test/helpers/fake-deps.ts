@@ -57,6 +57,7 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     network: {
       current: () => DEFAULT_NETWORK_CONFIG,
       refresh: async () => DEFAULT_NETWORK_CONFIG,
+      instance: 'web:fake',
       async announce() {},
       async close() {},
     },

@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../../shared/logger';
+import type { NetworkConfigCache } from '../../shared/operators/network-config-cache';
 import type { AuthorizationChainReader } from '../../shared/payments/authorization-chain-state';
 import { findUnsettledAuthorizations, getAuthorization, recordSettleFailedForGood } from '../../shared/payments/authorization-store';
 import { refundAbandonedRedemptions } from '../../shared/payments/bundle-refunds';
@@ -13,16 +14,26 @@ export const MAINTENANCE_HEARTBEAT_JOB = 'heartbeat';
 /** Fixed id of the heartbeat job scheduler (upserted at every worker start, so never duplicated). */
 export const MAINTENANCE_HEARTBEAT_SCHEDULER = 'maintenance-heartbeat';
 
+/** What a heartbeat returns: when it ran, and which runtime network configuration its worker held. */
+export interface HeartbeatResult {
+  ok: true;
+  at: string;
+  /** The `updated_at` of the configuration the worker held (null: the defaults). */
+  networkConfigUpdatedAt: string | null;
+}
+
 /**
- * The maintenance heartbeat: a no-op placeholder on the schedule that later issues fill with
- * duel expiry (24 h), role-play room expiry (48 h), card renewals and proof-card refresh.
- * @param log - worker logger
+ * The maintenance heartbeat: a placeholder on the schedule that later issues fill with duel
+ * expiry (24 h), role-play room expiry (48 h), card renewals and proof-card refresh. Its return
+ * value (kept in the dashboard) names the network configuration the worker held when it ran.
+ * @param deps - worker logger and the worker's network configuration cache
  * @returns the heartbeat processor
  */
-export function createHeartbeatProcessor(log: Logger) {
-  return async function processHeartbeat(job: Job): Promise<{ ok: true; at: string }> {
-    log.debug({ jobId: job.id, queue: job.queueName }, 'maintenance heartbeat');
-    return { ok: true, at: new Date().toISOString() };
+export function createHeartbeatProcessor(deps: { log: Logger; network: Pick<NetworkConfigCache, 'current'> }) {
+  return async function processHeartbeat(job: Job): Promise<HeartbeatResult> {
+    deps.log.debug({ jobId: job.id, queue: job.queueName }, 'maintenance heartbeat');
+    const updatedAt = deps.network.current().updatedAt;
+    return { ok: true, at: new Date().toISOString(), networkConfigUpdatedAt: updatedAt ? updatedAt.toISOString() : null };
   };
 }
 

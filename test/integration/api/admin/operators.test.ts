@@ -57,7 +57,7 @@ describe('operators: credentials and the runtime network configuration', functio
   }
 
   async function resetTables(): Promise<void> {
-    await a.deps.dataSource.query('TRUNCATE network_config_changes, network_config, operator_credentials');
+    await a.deps.dataSource.query('TRUNCATE network_config_changes, network_config, operator_credentials, outreach_status');
   }
 
   before(async function () {
@@ -128,21 +128,26 @@ describe('operators: credentials and the runtime network configuration', functio
   });
 
   describe('the operator guard', function () {
-    const PATHS: Array<{ method: 'get' | 'patch'; path: string; role: 'admin' | 'operator' }> = [
+    const PATHS: Array<{ method: 'get' | 'patch' | 'post'; path: string; role: 'admin' | 'operator' }> = [
       { method: 'get', path: '/api/admin/network-config', role: 'admin' },
+      { method: 'get', path: '/api/admin/network-config/processes', role: 'admin' },
       { method: 'patch', path: '/api/admin/configure-network', role: 'admin' },
       { method: 'get', path: '/api/admin/not-served-yet', role: 'admin' },
       { method: 'get', path: '/admin/queues', role: 'admin' },
       { method: 'get', path: '/admin/queues/api/queues', role: 'admin' },
       { method: 'get', path: '/api/operator/corpus-insights', role: 'operator' },
+      { method: 'get', path: '/api/operator/public-results/conversion', role: 'operator' },
+      { method: 'get', path: '/api/outreach/status', role: 'operator' },
+      { method: 'post', path: '/api/outreach/status', role: 'operator' },
       { method: 'get', path: '/metrics', role: 'operator' },
     ];
     let n = 0;
     // Each request from its own caller, so the refusals here do not add up to the rate limit.
-    const call = (method: 'get' | 'patch', path: string, token?: string) => {
+    const call = (method: 'get' | 'patch' | 'post', path: string, token?: string) => {
       n += 1;
       const req = a.http[method](path).set('X-Forwarded-For', `10.20.${Math.floor(n / 250)}.${n % 250}`);
       if (method === 'patch') req.send({ simulate_base_lamports: 999_999 });
+      if (method === 'post') req.send({ 'lead-1': true });
       return token === undefined ? req : req.set('Authorization', `Bearer ${token}`);
     };
 
@@ -169,9 +174,14 @@ describe('operators: credentials and the runtime network configuration', functio
 
         const wrong = await call(method, path, role === 'admin' ? operator.token : admin.token);
         expect([wrong.status, wrong.body.error.code]).to.deep.equal([403, 'credential_wrong_role']);
-        for (const r of [none, bad, notBearer, exp, rev, wrong]) expect(JSON.stringify(r.body)).not.to.match(/simulate_base_lamports|failure_suspension_cap|process_cpu/);
+        for (const r of [none, bad, notBearer, exp, rev, wrong]) expect(JSON.stringify(r.body)).not.to.match(/simulate_base_lamports|failure_suspension_cap|process_cpu|lead-1|clean_samples|paid_calls/);
       });
     }
+
+    it('changed nothing for the refused outreach updates', async function () {
+      const rows = (await a.deps.dataSource.query('SELECT count(*)::int AS n FROM outreach_status')) as Array<{ n: number }>;
+      expect(rows[0].n).to.equal(0);
+    });
 
     it('lets the right role through (a path no route serves is then a 404)', async function () {
       const ok = await call('get', '/api/admin/network-config', admin.token);

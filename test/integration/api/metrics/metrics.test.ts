@@ -45,7 +45,7 @@ describe('GET /metrics', function () {
   let token: string;
 
   before(async function () {
-    paid = await startPaidStack('operators-metrics');
+    paid = await startPaidStack('operators-metrics', { env: { WORKER_METRICS_PORT: '0' } });
     payer = paid.payers[0];
   });
   after(async function () {
@@ -92,5 +92,38 @@ describe('GET /metrics', function () {
     expect(labelValues).not.to.contain(payer.address.toLowerCase().slice(2));
     expect(labelValues).not.to.contain(token.slice(4).toLowerCase());
     expect(labelValues).not.to.contain('sorry');
+
+    // The worker's own /metrics: the durations of the jobs the paid call ran, per queue and job name.
+    const workerUrl = `http://127.0.0.1:${paid.stack.worker!.metricsPort!}/metrics`;
+    const scraped = await fetch(workerUrl, { headers: { Authorization: `Bearer ${token}` } });
+    expect(scraped.status).to.equal(200);
+    expect(scraped.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
+    const text = await scraped.text();
+    const worker = parsePrometheus(text);
+    expect(find(worker, 'job_duration_seconds_count', { queue: 'scoring', job: 'score-text', outcome: 'completed' })[0].value).to.equal(1);
+    expect(find(worker, 'job_duration_seconds_count', { queue: 'settlement', job: 'settle-payment', outcome: 'completed' })[0].value).to.equal(1);
+    expect(find(worker, 'job_duration_seconds_bucket', { queue: 'scoring', job: 'score-text', le: '+Inf' })[0].value).to.equal(1);
+    expect(find(worker, 'job_duration_seconds_sum', { queue: 'scoring', job: 'score-text' })[0].value).to.be.above(0);
+    expect(find(worker, 'process_cpu_user_seconds_total')).to.have.length(1);
+    expect(text.toLowerCase()).not.to.contain(payer.address.toLowerCase().slice(2));
+  });
+
+  it("refuses the worker's /metrics without an operator credential", async function () {
+    const workerUrl = `http://127.0.0.1:${paid.stack.worker!.metricsPort!}/metrics`;
+    const none = await fetch(workerUrl);
+    expect(none.status).to.equal(401);
+    expect(((await none.json()) as { error: { code: string } }).error.code).to.equal('credential_required');
+    expect(none.headers.get('www-authenticate')).to.equal('Bearer realm="humanlike-operators"');
+    const bad = await fetch(workerUrl, { headers: { Authorization: `Bearer hlo_${'C'.repeat(43)}` } });
+    expect(bad.status).to.equal(401);
+    const admin = (await mintCredential(paid.stack.deps.dataSource, 'admin', 3_600)).token;
+    const wrong = await fetch(workerUrl, { headers: { Authorization: `Bearer ${admin}` } });
+    expect(wrong.status).to.equal(403);
+    expect(((await wrong.json()) as { error: { code: string } }).error.code).to.equal('credential_wrong_role');
+    const expired = await mintCredential(paid.stack.deps.dataSource, 'operator', 3_600);
+    await paid.stack.deps.dataSource.query(`UPDATE operator_credentials SET created_at = now() - interval '2 days', expires_at = now() - interval '1 day' WHERE id = $1`, [expired.credential.id]);
+    const exp = await fetch(workerUrl, { headers: { Authorization: `Bearer ${expired.token}` } });
+    expect(exp.status).to.equal(401);
+    expect(((await exp.json()) as { error: { code: string } }).error.code).to.equal('credential_expired');
   });
 });
