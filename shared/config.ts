@@ -88,6 +88,14 @@ export interface AppConfig {
     /** Wishlist items one caller may submit. */
     readonly wishlistCap: number;
   };
+  /** Discovery documents (llms.txt, the /.well-known manifests). */
+  readonly discovery: {
+    /**
+     * The MCP registry's HTTP domain-verification record served at /.well-known/mcp-registry-auth
+     * (`v=MCPv1; k=ed25519; p=<base64 public key>`); unset: that path answers 404.
+     */
+    readonly mcpRegistryAuth?: string;
+  };
   /** Operator and admin credentials (README "Operating"). */
   readonly operators: {
     /** Failed credential attempts one caller may make per window; beyond, 429 until the window ends. */
@@ -118,7 +126,11 @@ export interface AppConfig {
     readonly reconcileAfterSeconds: number;
     /** A bundle redemption still reserved after this long was abandoned: its credit is given back. */
     readonly abandonedRedemptionSeconds: number;
-    /** Public origin of the API for `resource.url` (unset: taken from the request). */
+    /**
+     * Public origin of the service (`https://host[:port]`): `resource.url` of every challenge and every
+     * absolute URL of the discovery documents. Unset: the request's own protocol and Host, and for
+     * discovery documents only when no proxy is trusted (behind one they answer 503 until it is set).
+     */
     readonly publicBaseUrl?: string;
     /** x402 v1 network name of the legacy SOL rail. */
     readonly legacyNetwork: string;
@@ -168,6 +180,7 @@ interface EnvShape {
   FREE_SCORE_LIMIT: number;
   FREE_WISHLIST_REQUIRED_FROM: number;
   WISHLIST_CAP_PER_CALLER: number;
+  MCP_REGISTRY_AUTH?: string;
   OPERATOR_AUTH_FAILURE_LIMIT: number;
   OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: number;
   X402_NETWORK: string;
@@ -232,6 +245,7 @@ const ENV_SCHEMA = {
     FREE_SCORE_LIMIT: int(0, 1_000_000_000, 3),
     FREE_WISHLIST_REQUIRED_FROM: int(1, 1_000_000_001, 3),
     WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
+    MCP_REGISTRY_AUTH: { type: 'string', pattern: '^v=MCPv1; k=[a-z0-9]+; p=[A-Za-z0-9+/]+={0,2}$' },
     OPERATOR_AUTH_FAILURE_LIMIT: int(1, 10_000, 10),
     OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: int(1, 86_400, 300),
     X402_NETWORK: { type: 'string', pattern: '^[a-z0-9-]+:[A-Za-z0-9]+$', default: 'eip155:8453' },
@@ -346,6 +360,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       wishlistRequiredFrom: e.FREE_WISHLIST_REQUIRED_FROM,
       wishlistCap: e.WISHLIST_CAP_PER_CALLER,
     },
+    discovery: { mcpRegistryAuth: e.MCP_REGISTRY_AUTH },
     operators: { authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT, authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS },
     payments: {
       network: e.X402_NETWORK,

@@ -30,4 +30,9 @@ export interface AppDeps {
   network: NetworkConfigCache;
   /** This process's Prometheus metrics (`GET /metrics`). */
   metrics: ServiceMetrics;
+  /**
+   * The x402 `extensions` each paid product's 402 challenges declare (the Bazaar discovery
+   * extension), by product id; `api/routes.ts` sets it from the operations it serves.
+   */
+  challengeExtensions?: ReadonlyMap<string, Record<string, unknown>>;
 }
