@@ -7,6 +7,8 @@
 // The private key stays in this process: it signs an EIP-3009 TransferWithAuthorization for the
 // exact quoted amount of USDC (no gas needed). The service never sees the key.
 // Optional: HUMANLIKE_PROFILE, HUMANLIKE_DELAY, HUMANLIKE_TIER (basic or deep), HUMANLIKE_TEXT.
+// Against `npm start`'s development chain, also set HUMANLIKE_ASSET to the test USDC address it
+// prints (the library pays only well-known USDC deployments unless an asset is allowed).
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -19,8 +21,17 @@ if (!privateKey || !/^0x[0-9a-fA-F]{64}$/.test(privateKey)) {
 }
 
 const account = privateKeyToAccount(privateKey);
+const network = process.env.HUMANLIKE_NETWORK ?? 'eip155:8453';
+const devAsset = process.env.HUMANLIKE_ASSET;
 // One scheme for every EVM network: the 402 challenge names the network, the asset and the amount.
-const client = new x402Client().register('eip155:*', new ExactEvmScheme(account));
+// Spend controls refuse anything above 1 USD per payment (a basic session is 0.05 USDC).
+const client = x402Client.fromConfig({
+  schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(account) }],
+  spendControls: {
+    maxAmountPerPayment: '$1',
+    ...(devAsset ? { allowedAssets: [{ network, asset: devAsset, maxAmountPerPayment: '1000000' }] } : {}),
+  },
+});
 const fetchWithPayment = wrapFetchWithPayment(fetch, client);
 
 const session = {
