@@ -11,6 +11,9 @@ import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
 import { duelOperations } from './duel/duel.openapi';
 import { duelRoutes } from './duel/duel.routes';
+import { bazaarExtensions } from './discovery/bazaar';
+import { discoveryOperations } from './discovery/discovery.openapi';
+import { discoveryRoutes } from './discovery/discovery.routes';
 import type { FeedHub } from './feed/feed-hub';
 import { feedOperations } from './feed/feed.openapi';
 import { feedRoutes } from './feed/feed.routes';
@@ -53,6 +56,8 @@ import { simulateRoutes } from './simulate/simulate.routes';
 import type { StressQueue } from './stress-test/stress-queue';
 import { stressTestOperations } from './stress-test/stress-test.openapi';
 import { stressTestRoutes } from './stress-test/stress-test.routes';
+import { starterKitOperations } from './starter-kit/starter-kit.openapi';
+import { starterKitRoutes } from './starter-kit/starter-kit.routes';
 import { wishlistOperations } from './wishlist/wishlist.openapi';
 import { wishlistRoutes } from './wishlist/wishlist.routes';
 import type { ExportsQueue } from './http/exports-queue';
@@ -121,6 +126,8 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...operatorOperations,
     ...outreachOperations,
     ...metricsOperations,
+    ...starterKitOperations,
+    ...discoveryOperations,
     openApiOperation,
   ];
 }
@@ -130,9 +137,11 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
  * @param deps - app dependencies and family services
  * @returns one router holding all routes
  */
-export function createApiRouter(deps: ApiDeps): Router<AppState> {
+export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
   const router = new Router<AppState>();
-  const operations = apiOperations(deps.config);
+  const operations = apiOperations(apiDeps.config);
+  // Every paid product's 402 declares the Bazaar discovery extension, from the same operations.
+  const deps: ApiDeps = { ...apiDeps, challengeExtensions: bazaarExtensions(operations) };
   // Every operation as `METHOD /path`, e.g. `GET /api/simulate`: the manifest lists only these.
   const served: ReadonlySet<string> = new Set(operations.map((op) => `${op.method.toUpperCase()} ${op.path}`));
   const families = [
@@ -161,6 +170,8 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     operatorRoutes(deps),
     outreachRoutes(deps),
     metricsRoutes(deps),
+    starterKitRoutes(deps),
+    discoveryRoutes(deps, operations),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations, deps.config.freeTier));

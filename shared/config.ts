@@ -95,6 +95,14 @@ export interface AppConfig {
     /** Interval of the maintenance job that rebuilds the cards' evidence snapshot. */
     readonly refreshEveryMs: number;
   };
+  /** Discovery documents (llms.txt, the /.well-known manifests). */
+  readonly discovery: {
+    /**
+     * The MCP registry's HTTP domain-verification record served at /.well-known/mcp-registry-auth
+     * (`v=MCPv1; k=ed25519; p=<base64 public key>`); unset: that path answers 404.
+     */
+    readonly mcpRegistryAuth?: string;
+  };
   /** Operator and admin credentials (README "Operating"). */
   readonly operators: {
     /** Failed credential attempts one caller may make per window; beyond, 429 until the window ends. */
@@ -140,7 +148,11 @@ export interface AppConfig {
     readonly reconcileAfterSeconds: number;
     /** A bundle redemption still reserved after this long was abandoned: its credit is given back. */
     readonly abandonedRedemptionSeconds: number;
-    /** Public origin of the API for `resource.url` (unset: taken from the request). */
+    /**
+     * Public origin of the service (`https://host[:port]`): `resource.url` of every challenge and every
+     * absolute URL of the discovery documents. Unset: the request's own protocol and Host, and for
+     * discovery documents only when no proxy is trusted (behind one they answer 503 until it is set).
+     */
     readonly publicBaseUrl?: string;
     /** x402 v1 network name of the legacy SOL rail. */
     readonly legacyNetwork: string;
@@ -190,6 +202,7 @@ interface EnvShape {
   FREE_SCORE_LIMIT: number;
   FREE_WISHLIST_REQUIRED_FROM: number;
   WISHLIST_CAP_PER_CALLER: number;
+  MCP_REGISTRY_AUTH?: string;
   OPERATOR_AUTH_FAILURE_LIMIT: number;
   PROOF_CARD_WINDOW_DAYS: number;
   PROOF_CARD_REFRESH_MS: number;
@@ -260,6 +273,7 @@ const ENV_SCHEMA = {
     FREE_SCORE_LIMIT: int(0, 1_000_000_000, 3),
     FREE_WISHLIST_REQUIRED_FROM: int(1, 1_000_000_001, 3),
     WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
+    MCP_REGISTRY_AUTH: { type: 'string', pattern: '^v=MCPv1; k=[a-z0-9]+; p=[A-Za-z0-9+/]+={0,2}$' },
     OPERATOR_AUTH_FAILURE_LIMIT: int(1, 10_000, 10),
     PROOF_CARD_WINDOW_DAYS: int(1, 366, 30),
     PROOF_CARD_REFRESH_MS: int(1_000, 86_400_000, 60_000),
@@ -388,6 +402,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       workerMetricsHost: e.WORKER_METRICS_HOST,
     },
     communityReview: { sessionsPerHour: e.COMMUNITY_REVIEW_SESSIONS_PER_HOUR, responsesPerHour: e.COMMUNITY_REVIEW_RESPONSES_PER_HOUR },
+    discovery: { mcpRegistryAuth: e.MCP_REGISTRY_AUTH },
     payments: {
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,

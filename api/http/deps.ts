@@ -33,4 +33,9 @@ export interface AppDeps {
   metrics: ServiceMetrics;
   /** The proof-card evidence: the payment pipeline's events, counted as they happen. */
   evidence: PaymentEvidence;
+  /**
+   * The x402 `extensions` each paid product's 402 challenges declare (the Bazaar discovery
+   * extension), by product id; `api/routes.ts` sets it from the operations it serves.
+   */
+  challengeExtensions?: ReadonlyMap<string, Record<string, unknown>>;
 }

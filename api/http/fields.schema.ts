@@ -12,6 +12,8 @@ export const WALLET_ADDRESS_SCHEMA = {
   type: 'string',
   pattern: '^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$',
   description: 'The paying wallet; must be the payment signer (EVM address, or base58 Solana address for the legacy rail).',
+  // A development account of the public test mnemonic: the example of published schemas (x402 Bazaar).
+  examples: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
 } as const;
 
 /** A legacy Solana transaction signature (base58 of 64 bytes). */

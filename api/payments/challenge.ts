@@ -47,10 +47,11 @@ export interface Challenge {
  * @param charge - what is being bought
  * @param resourceUrl - absolute URL of the paid resource
  * @param error - why payment is required (`payment_required`, or a verification failure reason)
+ * @param extensions - x402 v2 extensions the challenge declares (the Bazaar discovery extension), in the body and the header
  * @returns the challenge
  * @throws UnavailableError payments_not_configured when no treasury is configured
  */
-export function buildChallenge(payments: AppConfig['payments'], charge: Charge, resourceUrl: string, error: string): Challenge {
+export function buildChallenge(payments: AppConfig['payments'], charge: Charge, resourceUrl: string, error: string, extensions?: Record<string, unknown>): Challenge {
   const usdc = usdcRequirement(payments, charge);
   if (!usdc && !payments.treasury.solana) {
     throw new UnavailableError('payments_not_configured', 'Paid calls are not configured on this server (no treasury address).');
@@ -81,8 +82,9 @@ export function buildChallenge(payments: AppConfig['payments'], charge: Charge, 
     });
   }
   // Which discount the live quote applied, beside the requirements (interface description section 8).
-  const body = { x402Version: X402_VERSION, error, resource, accepts, ...(charge.discount ? { discount: charge.discount } : {}) };
-  const header = encodePaymentRequiredHeader({ x402Version: X402_VERSION, error, resource, accepts: usdc ? [usdc] : [] });
+  const declared = extensions ? { extensions } : {};
+  const body = { x402Version: X402_VERSION, error, resource, accepts, ...declared, ...(charge.discount ? { discount: charge.discount } : {}) };
+  const header = encodePaymentRequiredHeader({ x402Version: X402_VERSION, error, resource, accepts: usdc ? [usdc] : [], ...declared });
   return { body, header };
 }
 

@@ -19,6 +19,10 @@ const paymentRequiredSchema = {
     error: { type: 'string', description: 'payment_required, or why the payment was refused (verification or settlement).' },
     message: { type: 'string' },
     resource: { type: 'object', properties: { url: { type: 'string' }, description: { type: 'string' }, mimeType: { type: 'string' } } },
+    extensions: {
+      type: 'object',
+      description: 'x402 v2 extensions (also in the PAYMENT-REQUIRED header): `bazaar`, the discovery declaration facilitators index, with the request body\'s JSON schema and the answer\'s, each with an example.',
+    },
     accepts: {
       type: 'array',
       description: 'First: USDC (exact, EIP-3009) on the configured network; then the legacy SOL entry in lamports (X-PAYMENT).',

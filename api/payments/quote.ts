@@ -18,7 +18,7 @@ export const REPLAY_HEADER = 'X-Payment-Replayed';
  * @param extra - more members for the body (e.g. what a refused header got wrong)
  */
 export function paymentRequired(ctx: AppContext, deps: AppDeps, charge: Charge, error: string, message?: string, extra: Record<string, unknown> = {}): void {
-  const challenge = buildChallenge(deps.config.payments, charge, resourceUrlFor(deps.config.payments, ctx), error);
+  const challenge = buildChallenge(deps.config.payments, charge, resourceUrlFor(deps.config.payments, ctx), error, deps.challengeExtensions?.get(charge.product));
   if (error !== 'payment_required') deps.metrics.paymentRefused(error);
   ctx.status = 402;
   ctx.set('PAYMENT-REQUIRED', challenge.header);
