@@ -167,8 +167,10 @@ describe('discovery documents', function () {
       expect(x402).to.include({ required: true });
       expect(x402?.description).to.match(/x402/);
       const skillIds = card.skills.map((s) => s.id);
-      expect(skillIds).to.include.members(['free-score', 'simulate', 'stress-test', 'rewrite', 'bundle']);
-      expect(skillIds).to.not.include('duel');
+      expect(skillIds).to.include.members(['free-score', 'simulate', 'stress-test', 'rewrite', 'bundle', 'duel', 'roleplay']);
+      // A product becomes a skill only once this server serves it (its operation exists).
+      const served = new Set(Object.keys((await stack.http.get('/api/openapi.json')).body.paths as Record<string, unknown>));
+      for (const id of skillIds.filter((s) => s !== 'free-score' && s !== 'bundle')) expect(served.has(`/api/${id}`), id).to.equal(true);
     });
 
     it('the MCP server card is valid against the server-card schema, at every path it is served', async function () {
