@@ -8,6 +8,7 @@ import { resourceUrlFor } from './challenge';
 import { MAX_IDEMPOTENCY_KEY_CHARS } from './idempotency';
 import { carriesBundleToken, payWithBundleCredit } from './methods/bundle-credit.method';
 import { carriesX402Payment, payPerCall } from './methods/x402.method';
+import type { PaidCall } from './paid-product';
 import type { MethodRequest, PaidRequest, PaidWork } from './paid-work';
 import type { PaymentExchange, PaymentProofs, PayOutcome } from './payment-exchange';
 import { quoteOutcome, sendPayOutcome } from './quote';
@@ -139,4 +140,13 @@ function methodNotAccepted(method: PaymentMethod, request: PaidRequest): AppErro
     });
   }
   return new AppError(422, 'payment_method_not_accepted', `${what} cannot be paid with ${method.proof}.`);
+}
+
+/**
+ * The call of an HTTP request, as a paid product's `prepare` takes it.
+ * @param ctx - Koa context
+ * @returns request id, logger and header reader
+ */
+export function paidCallOf(ctx: AppContext): PaidCall {
+  return { reqId: ctx.state.reqId, log: ctx.state.log, header: (name) => ctx.get(name) };
 }
