@@ -1,0 +1,79 @@
+import { Readable } from 'node:stream';
+import Router from '@koa/router';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { AgentTool } from '../http/agent-tool';
+import type { AppContext, AppState } from '../http/context';
+import type { AppDeps } from '../http/deps';
+import type { PaidProduct } from '../payments/paid-product';
+import { createMcpServer } from './mcp-server';
+import { mcpOriginCheck } from './origin-check';
+import { buildToolCatalog } from './tool-catalog';
+
+/** The MCP endpoint's path. Its body is read by the MCP transport, not by the app's JSON parser. */
+export const MCP_PATH = '/api/mcp';
+
+function jsonRpcError(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+// The Koa request as a web-standard Request; the body stays a stream the transport reads (with its
+// size limit) and parses (a parse error is its -32700).
+function toWebRequest(ctx: AppContext): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const body = Readable.toWeb(ctx.req) as ReadableStream<Uint8Array>;
+  return new Request(`http://${ctx.host || 'localhost'}${ctx.url}`, { method: ctx.method, headers, body, duplex: 'half' } as RequestInit);
+}
+
+/**
+ * The MCP endpoint: stateless Streamable HTTP in JSON response mode. Each POST gets a new server
+ * and transport (the SDK's web-standard one), whose Response is copied onto the Koa context, so
+ * the app's request ids, logging, metrics and error handling apply as on any route. GET (the SSE
+ * stream) and DELETE (session end) are not offered: 405 with `Allow: POST`. A browser Origin
+ * that is not allowed is refused with 403 before anything is read (DNS-rebinding protection).
+ * @param deps - app dependencies
+ * @param tools - the paid products and free tools the families define
+ * @returns the router
+ */
+export function mcpRoutes(deps: AppDeps, tools: { paid: readonly PaidProduct[]; free: readonly AgentTool[] }): Router<AppState> {
+  const router = new Router<AppState>();
+  const catalog = buildToolCatalog(deps, tools.paid, tools.free);
+  const originAllowed = mcpOriginCheck(deps.config);
+
+  router.post(MCP_PATH, async (ctx: AppContext) => {
+    if (!originAllowed(ctx.get('origin'))) {
+      ctx.status = 403;
+      ctx.body = jsonRpcError(-32000, 'Forbidden: this Origin may not call the MCP endpoint.');
+      return;
+    }
+    const server = createMcpServer(catalog, { reqId: ctx.state.reqId, log: ctx.state.log, ip: ctx.ip, header: (name) => ctx.get(name) });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: deps.config.http.bodyLimitBytes,
+    });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(toWebRequest(ctx));
+      const text = await response.text();
+      ctx.status = response.status;
+      response.headers.forEach((value, name) => ctx.set(name, value));
+      if (text !== '') ctx.body = text;
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
+  const notAllowed = async (ctx: AppContext) => {
+    ctx.status = 405;
+    ctx.set('Allow', 'POST');
+    ctx.body = jsonRpcError(-32000, 'Method not allowed: this MCP endpoint offers no SSE stream and no sessions; POST JSON-RPC requests.');
+  };
+  router.get(MCP_PATH, notAllowed);
+  router.delete(MCP_PATH, notAllowed);
+
+  return router;
+}
