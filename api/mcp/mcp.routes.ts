@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AgentTool } from '../http/agent-tool';
@@ -7,6 +6,7 @@ import type { AppDeps } from '../http/deps';
 import type { PaidProduct } from '../payments/paid-product';
 import { createMcpServer } from './mcp-server';
 import { mcpOriginCheck } from './origin-check';
+import { readJsonRpcBody } from './read-message';
 import { buildToolCatalog } from './tool-catalog';
 
 /** The MCP endpoint's path. Its body is read by the MCP transport, not by the app's JSON parser. */
@@ -16,15 +16,13 @@ function jsonRpcError(code: number, message: string) {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
-// The Koa request as a web-standard Request; the body stays a stream the transport reads (with its
-// size limit) and parses (a parse error is its -32700).
+// The Koa request's head as a web-standard Request; its body is handed to the transport parsed.
 function toWebRequest(ctx: AppContext): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const body = Readable.toWeb(ctx.req) as ReadableStream<Uint8Array>;
-  return new Request(`http://${ctx.host || 'localhost'}${ctx.url}`, { method: ctx.method, headers, body, duplex: 'half' } as RequestInit);
+  return new Request(`http://${ctx.host || 'localhost'}${ctx.url}`, { method: ctx.method, headers });
 }
 
 /**
@@ -48,15 +46,18 @@ export function mcpRoutes(deps: AppDeps, tools: { paid: readonly PaidProduct[]; 
       ctx.body = jsonRpcError(-32000, 'Forbidden: this Origin may not call the MCP endpoint.');
       return;
     }
+    // Another Content-Type is the transport's 415, answered before it would read the body.
+    const read = ctx.is('application/json') ? await readJsonRpcBody(ctx.req, deps.config.http.bodyLimitBytes) : { ok: true as const, message: undefined };
+    if (!read.ok) {
+      ctx.status = read.status;
+      ctx.body = jsonRpcError(read.code, read.message);
+      return;
+    }
     const server = createMcpServer(catalog, { reqId: ctx.state.reqId, log: ctx.state.log, ip: ctx.ip, header: (name) => ctx.get(name) });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: deps.config.http.bodyLimitBytes,
-    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(toWebRequest(ctx));
+      const response = await transport.handleRequest(toWebRequest(ctx), { parsedBody: read.message });
       const text = await response.text();
       ctx.status = response.status;
       response.headers.forEach((value, name) => ctx.set(name, value));
