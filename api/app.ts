@@ -9,6 +9,7 @@ import { operatorGuard } from './http/operator-guard';
 import { queueDashboard } from './http/queue-dashboard';
 import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
+import { MCP_PATH } from './mcp/mcp.routes';
 import { createApiRouter, type ApiDeps } from './routes';
 
 /** Response headers browsers may read: the x402 receipts and challenge, and the request id. */
@@ -27,6 +28,7 @@ export const ALLOWED_HEADERS = [
   'X-AEI-PILOT-TOKEN',
   'X-AEI-WORDING-TOKEN',
   'X-AEI-COMPANY-TOKEN',
+  'MCP-Protocol-Version',
 ];
 
 /**
@@ -68,7 +70,11 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   app.use(canaryMarker(deps));
   // The dashboard parses its own requests (it is a Koa app of its own), so it comes before ours.
   app.use(queueDashboard(deps.queues));
-  app.use(jsonBodyParser(http.bodyLimitBytes));
+  const parseJson = jsonBodyParser(http.bodyLimitBytes);
+  // The MCP transport reads its own body: a malformed one is its JSON-RPC error (-32700), not ours.
+  app.use(async function parseJsonExceptMcp(ctx, next) {
+    return ctx.path === MCP_PATH ? next() : parseJson(ctx, next);
+  });
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

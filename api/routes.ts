@@ -1,9 +1,11 @@
 import Router from '@koa/router';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../shared/config';
+import { PRODUCTS } from '../shared/products';
 import { adminOperations } from './admin/admin.openapi';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
+import { bundleProduct } from './bundles/bundles.product';
 import { bundleRoutes } from './bundles/bundles.routes';
 import { communityReviewOperations } from './community-review/community-review.openapi';
 import { communityReviewRoutes } from './community-review/community-review.routes';
@@ -20,6 +22,7 @@ import { feedRoutes } from './feed/feed.routes';
 import type { CorpusScoreWriter } from './free-score/corpus-scores';
 import { scoreOperations } from './free-score/free-score.openapi';
 import { scoreRoutes } from './free-score/free-score.routes';
+import { freeScoreTool } from './free-score/free-score.tool';
 import type { CapacityRunner } from './health/capacity';
 import { healthOperations } from './health/health.openapi';
 import { healthRoutes } from './health/health.routes';
@@ -31,6 +34,8 @@ import { operatorOperations } from './operator/operator.openapi';
 import { operatorRoutes } from './operator/operator.routes';
 import { outreachOperations } from './outreach/outreach.openapi';
 import { outreachRoutes } from './outreach/outreach.routes';
+import { mcpOperations } from './mcp/mcp.openapi';
+import { mcpRoutes } from './mcp/mcp.routes';
 import type { AppContext, AppState } from './http/context';
 import type { AppDeps } from './http/deps';
 import { buildOpenApiDocument } from './http/openapi/document';
@@ -39,22 +44,29 @@ import { pricingOperations } from './pricing/pricing.openapi';
 import { pricingRoutes } from './pricing/pricing.routes';
 import { proofCardOperations } from './proof-cards/proof-cards.openapi';
 import { proofCardRoutes } from './proof-cards/proof-cards.routes';
+import { pricingManifestReader, pricingTool } from './pricing/pricing.tool';
 import { recordsOperations } from './records/records.openapi';
 import { recordsRoutes } from './records/records.routes';
+import { leaderboardReader, recordsTools } from './records/records.tools';
 import { profileOperations } from './profiles/profiles.openapi';
 import { profileRoutes } from './profiles/profiles.routes';
+import { profilesTool } from './profiles/profiles.tool';
 import { referralOperations } from './referrals/referrals.openapi';
 import { referralRoutes } from './referrals/referrals.routes';
 import { rewriteOperations } from './rewrite/rewrite.openapi';
 import { roleplayOperations } from './roleplay/roleplay.openapi';
 import { roleplayRoutes } from './roleplay/roleplay.routes';
+import { rewriteProduct } from './rewrite/rewrite.product';
 import { rewriteRoutes } from './rewrite/rewrite.routes';
 import { scriptCheckOperations } from './script-check/script-check.openapi';
+import { scriptCheckProduct } from './script-check/script-check.product';
 import { scriptCheckRoutes } from './script-check/script-check.routes';
 import { simulateOperations } from './simulate/simulate.openapi';
+import { simulateProduct } from './simulate/simulate.product';
 import { simulateRoutes } from './simulate/simulate.routes';
 import type { StressQueue } from './stress-test/stress-queue';
 import { stressTestOperations } from './stress-test/stress-test.openapi';
+import { stressTestProduct } from './stress-test/stress-test.product';
 import { stressTestRoutes } from './stress-test/stress-test.routes';
 import { starterKitOperations } from './starter-kit/starter-kit.openapi';
 import { starterKitRoutes } from './starter-kit/starter-kit.routes';
@@ -62,8 +74,10 @@ import { wishlistOperations } from './wishlist/wishlist.openapi';
 import { wishlistRoutes } from './wishlist/wishlist.routes';
 import type { ExportsQueue } from './http/exports-queue';
 import { progressOperations } from './progress/progress.openapi';
+import { progressProduct } from './progress/progress.product';
 import { progressRoutes } from './progress/progress.routes';
 import { trainingDatasetOperations } from './training-dataset/training-dataset.openapi';
+import { trainingDatasetProduct } from './training-dataset/training-dataset.product';
 import { trainingDatasetRoutes } from './training-dataset/training-dataset.routes';
 
 /** The services families own, built once per process by `api/server.ts` and closed by it. */
@@ -128,6 +142,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...metricsOperations,
     ...starterKitOperations,
     ...discoveryOperations,
+    ...mcpOperations,
     openApiOperation,
   ];
 }
@@ -144,25 +159,38 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
   const deps: ApiDeps = { ...apiDeps, challengeExtensions: bazaarExtensions(operations) };
   // Every operation as `METHOD /path`, e.g. `GET /api/simulate`: the manifest lists only these.
   const served: ReadonlySet<string> = new Set(operations.map((op) => `${op.method.toUpperCase()} ${op.path}`));
+  // Each paid product is defined once by its family and sold by its route and by the MCP endpoint.
+  const paid = {
+    simulate: simulateProduct(deps),
+    scriptCheck: scriptCheckProduct(deps),
+    bundle: bundleProduct(deps),
+    stressTest: stressTestProduct(deps, deps.stress),
+    rewrite: rewriteProduct(deps),
+    progress: progressProduct(deps),
+    trainingDataset: trainingDatasetProduct(deps),
+  };
+  const pricing = pricingManifestReader(deps, served);
+  const leaderboard = leaderboardReader(deps);
+  const agentTools = [profilesTool, freeScoreTool(deps), pricingTool(pricing), ...recordsTools(deps, leaderboard)];
   const families = [
     healthRoutes(deps),
-    pricingRoutes(deps, served),
+    pricingRoutes(deps, served, pricing),
     profileRoutes(),
     corpusRoutes(deps),
     scoreRoutes(deps),
-    simulateRoutes(deps),
-    scriptCheckRoutes(deps),
-    bundleRoutes(deps),
+    simulateRoutes(deps, paid.simulate),
+    scriptCheckRoutes(deps, paid.scriptCheck),
+    bundleRoutes(deps, paid.bundle),
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),
-    stressTestRoutes(deps, deps.stress),
+    stressTestRoutes(deps, deps.stress, paid.stressTest),
     duelRoutes(deps),
-    rewriteRoutes(deps),
+    rewriteRoutes(deps, paid.rewrite),
     roleplayRoutes(deps),
-    progressRoutes(deps),
-    trainingDatasetRoutes(deps),
-    recordsRoutes(deps),
+    progressRoutes(deps, paid.progress),
+    trainingDatasetRoutes(deps, paid.trainingDataset),
+    recordsRoutes(deps, leaderboard),
     proofCardRoutes(deps, operations),
     communityReviewRoutes(deps),
     liveRoutes(),
@@ -172,6 +200,8 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     metricsRoutes(deps),
     starterKitRoutes(deps),
     discoveryRoutes(deps, operations),
+    // Tools in catalog order, so the listing follows the pricing manifest.
+    mcpRoutes(deps, { paid: Object.values(PRODUCTS).flatMap((p) => Object.values(paid).filter((s) => s.product === p)), free: agentTools }),
   ];
   for (const family of families) router.use(family.routes());
   const document = Object.freeze(buildOpenApiDocument(operations, deps.config.freeTier));

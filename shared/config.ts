@@ -30,6 +30,11 @@ export interface AppConfig {
     readonly requestTimeoutMs: number;
     /** How long an idle keep-alive connection stays open; above the idle timeout of a proxy in front. */
     readonly keepAliveTimeoutMs: number;
+    /**
+     * Browser origins (`scheme://host[:port]`) allowed to call the MCP endpoint, besides the origin
+     * of `PUBLIC_BASE_URL`; a request with another Origin is refused (DNS-rebinding protection).
+     */
+    readonly mcpAllowedOrigins: readonly string[];
   };
   /** Connections to the live feed (`GET /api/feed`), per web process; beyond either limit the answer is 429. */
   readonly feed: {
@@ -176,6 +181,7 @@ interface EnvShape {
   TRUSTED_PROXY_HOPS: number;
   HTTP_BODY_LIMIT_BYTES: number;
   CORS_ORIGIN: string;
+  MCP_ALLOWED_ORIGINS: string;
   HTTP_HEADERS_TIMEOUT_MS: number;
   HTTP_REQUEST_TIMEOUT_MS: number;
   HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
@@ -246,6 +252,8 @@ const ENV_SCHEMA = {
     TRUSTED_PROXY_HOPS: int(0, 10, 0),
     HTTP_BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024, 256 * 1024),
     CORS_ORIGIN: { type: 'string', minLength: 1, default: '*' },
+    // Comma-separated origins, e.g. "https://app.example.com,http://localhost:5173".
+    MCP_ALLOWED_ORIGINS: { type: 'string', pattern: '^(https?://[^/,\\s]+(,\\s*https?://[^/,\\s]+)*)?$', default: '' },
     // Well below Node's 300 s, so a slow or stalled client cannot hold a connection for minutes.
     HTTP_HEADERS_TIMEOUT_MS: int(100, 300_000, 15_000),
     HTTP_REQUEST_TIMEOUT_MS: int(100, 300_000, 30_000),
@@ -369,6 +377,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== ''),
     },
     feed: { maxPerCaller: e.FEED_MAX_PER_CALLER, maxConnections: e.FEED_MAX_CONNECTIONS },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -1,36 +1,11 @@
 import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
-import type { ScoreResult } from '../../shared/scoring/result-types';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import type { CorpusScoreWriter } from './corpus-scores';
-import { callerHashFor } from '../http/caller-key';
-import { runFreeScore } from './free-score';
 import { validateBody } from '../http/validate';
 import { scoreRequestSchema, type ScoreRequest } from './free-score.schema';
-
-/**
- * The public shape of a free score: the engine's profile-free measures, plus the verdict and the
- * advice when a target profile was given.
- * @param score - the engine's result
- * @returns the `score` member of the response
- */
-export function presentFreeScore(score: ScoreResult) {
-  const verdict = score.result;
-  return {
-    scorer_version: score.scorer_version,
-    human_likeness: score.human_likeness,
-    measures: score.measures,
-    profile: verdict?.profile ?? null,
-    eq_score: verdict?.eq_score ?? null,
-    passed: verdict?.passed ?? null,
-    dimensions: verdict?.dimensions ?? null,
-    signals: verdict?.signals ?? score.signals,
-    suggested_prompt_addition: verdict?.advice.suggested_prompt_addition ?? null,
-    improvement: verdict?.advice.improvement ?? null,
-    suggested_delay_seconds: verdict?.advice.suggested_delay_seconds ?? null,
-  };
-}
+import { freeScoreAnswer, refineFreeScore } from './free-score.tool';
 
 /**
  * Scoring routes: the free tier and the retired train endpoint.
@@ -39,31 +14,12 @@ export function presentFreeScore(score: ScoreResult) {
  */
 export function scoreRoutes(deps: AppDeps & { corpusScores: CorpusScoreWriter }): Router<AppState> {
   const router = new Router<AppState>();
-  const { freeTier } = deps.config;
 
   router.post(
     '/api/score',
-    validateBody(scoreRequestSchema, {
-      refine: (fields) =>
-        fields.some((f) => f.path === '/data_consent')
-          ? { code: 'data_consent_required', message: 'Free scoring needs data_consent: true (the boolean); see details.fields.' }
-          : undefined,
-    }),
+    validateBody(scoreRequestSchema, { refine: refineFreeScore }),
     async (ctx: AppContext) => {
-      const request = ctx.state.body as ScoreRequest;
-      const callerHash = callerHashFor(ctx.ip, freeTier.callerHashKey);
-      const outcome = await runFreeScore(deps, callerHash, request, ctx.state.reqId, ctx.state.log);
-      deps.metrics.freeRoundUsed();
-      ctx.body = {
-        score: presentFreeScore(outcome.result.score),
-        free_tier: {
-          limit: freeTier.scoreLimit,
-          used: outcome.used,
-          remaining: Math.max(0, freeTier.scoreLimit - outcome.used),
-          wishlist_required_before_score: freeTier.wishlistRequiredFrom,
-          corpus: 'This consented reply was added to the free corpus (the incoming message is never stored).',
-        },
-      };
+      ctx.body = await freeScoreAnswer(deps, ctx.state.body as ScoreRequest, { reqId: ctx.state.reqId, log: ctx.state.log, ip: ctx.ip, canary: ctx.state.canary === true });
     },
   );
 

@@ -1,10 +1,20 @@
 import { createHmac } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { bumpCounterOfEach, bumpCounters, recordDelivery, type EvidenceCounter } from '../../shared/proof-cards/evidence-store';
-import type { AppContext } from './context';
+import type { Logger } from '../../shared/logger';
 
 /** The query a proof card's copyable request carries, so a paid call it led to is attributed to it. */
 export const PROOF_CARD_VIA = { param: 'via', value: 'proof-card' } as const;
+
+/**
+ * The call an event belongs to, whatever the transport (the payment pipeline's exchange, or a card
+ * view's request): whether it is canary traffic, whether a proof card led to it, its logger.
+ */
+export interface EvidenceCall {
+  canary?: boolean;
+  viaProofCard?: boolean;
+  log: Logger;
+}
 
 /** A paid result returned to its caller, as the pipeline knows it. */
 export interface DeliveredResult {
@@ -19,26 +29,26 @@ export interface DeliveredResult {
  * event, called by `pay()` and its methods as the event happens, so every transport that pays
  * through `pay()` counts the same. Each hook writes through at once (PostgreSQL, atomic upserts)
  * and never fails the request: a write that fails is logged and the answer goes on. A canary
- * request (`ctx.state.canary`) counts once, in `test_or_canary_invocations`, when it enters the
+ * request (`call.canary`) counts once, in `test_or_canary_invocations`, when it enters the
  * pipeline, and nothing else it causes is counted.
  */
 export interface PaymentEvidence {
   /** A paid request entered the pipeline: starts its latency clock; counts a canary request. */
-  began(ctx: AppContext, product: string): Promise<void>;
+  began(call: EvidenceCall, product: string): Promise<void>;
   /** An unpaid POST was answered with the 402 challenge. */
-  challenged(ctx: AppContext, product: string): Promise<void>;
+  challenged(call: EvidenceCall, product: string): Promise<void>;
   /** A request carried a signed per-call payment (the retry after the 402, or a re-send of it). */
-  retried(ctx: AppContext, product: string): Promise<void>;
+  retried(call: EvidenceCall, product: string): Promise<void>;
   /** A new payment passed verification and was reserved (once per authorization). */
-  verified(ctx: AppContext, product: string): Promise<void>;
+  verified(call: EvidenceCall, product: string): Promise<void>;
   /** The facilitator answered a settlement (`success`: money moved, with a transaction). */
-  settled(ctx: AppContext, product: string, success: boolean): Promise<void>;
+  settled(call: EvidenceCall, product: string, success: boolean): Promise<void>;
   /** The paid work produced its result (once per payment or credit). */
-  invoked(ctx: AppContext, product: string): Promise<void>;
+  invoked(call: EvidenceCall, product: string): Promise<void>;
   /** A paid result was returned; only the first return of each `key` is a delivery. */
-  delivered(ctx: AppContext, product: string, result: DeliveredResult): Promise<void>;
+  delivered(call: EvidenceCall, product: string, result: DeliveredResult): Promise<void>;
   /** Proof cards were served (a discovery of each). */
-  viewed(ctx: AppContext, products: readonly string[]): Promise<void>;
+  viewed(call: EvidenceCall, products: readonly string[]): Promise<void>;
 }
 
 /**
@@ -51,45 +61,45 @@ export function createPaymentEvidence(deps: { dataSource: DataSource; buyerHashK
   const { dataSource } = deps;
   const startedAt = new WeakMap<object, number>();
 
-  const safely = async (ctx: AppContext, event: string, write: () => Promise<unknown>): Promise<void> => {
+  const safely = async (call: EvidenceCall, event: string, write: () => Promise<unknown>): Promise<void> => {
     try {
       await write();
     } catch (err) {
-      ctx.state.log.warn({ err, event }, 'proof-card evidence not recorded');
+      call.log.warn({ err, event }, 'proof-card evidence not recorded');
     }
   };
-  const count = (ctx: AppContext, product: string, counter: EvidenceCounter) =>
-    ctx.state.canary ? Promise.resolve() : safely(ctx, counter, () => bumpCounters(dataSource, product, [counter]));
+  const count = (call: EvidenceCall, product: string, counter: EvidenceCounter) =>
+    call.canary ? Promise.resolve() : safely(call, counter, () => bumpCounters(dataSource, product, [counter]));
 
   return {
-    async began(ctx, product) {
-      startedAt.set(ctx, Date.now());
-      if (ctx.state.canary) await safely(ctx, 'test_or_canary_invocations', () => bumpCounters(dataSource, product, ['test_or_canary_invocations']));
+    async began(call, product) {
+      startedAt.set(call, Date.now());
+      if (call.canary) await safely(call, 'test_or_canary_invocations', () => bumpCounters(dataSource, product, ['test_or_canary_invocations']));
     },
-    challenged: (ctx, product) => count(ctx, product, 'payment_challenges'),
-    retried: (ctx, product) => count(ctx, product, 'payment_retries'),
-    verified: (ctx, product) => count(ctx, product, 'payment_verifications'),
-    async settled(ctx, product, success) {
-      if (ctx.state.canary) return;
-      await safely(ctx, 'payment_settlements', () => bumpCounters(dataSource, product, success ? ['payment_settlements', 'verified_settlements'] : ['payment_settlements']));
+    challenged: (call, product) => count(call, product, 'payment_challenges'),
+    retried: (call, product) => count(call, product, 'payment_retries'),
+    verified: (call, product) => count(call, product, 'payment_verifications'),
+    async settled(call, product, success) {
+      if (call.canary) return;
+      await safely(call, 'payment_settlements', () => bumpCounters(dataSource, product, success ? ['payment_settlements', 'verified_settlements'] : ['payment_settlements']));
     },
-    invoked: (ctx, product) => count(ctx, product, 'successful_invocations'),
-    async delivered(ctx, product, result) {
-      const started = startedAt.get(ctx);
-      await safely(ctx, 'deliveries', () =>
+    invoked: (call, product) => count(call, product, 'successful_invocations'),
+    async delivered(call, product, result) {
+      const started = startedAt.get(call);
+      await safely(call, 'deliveries', () =>
         recordDelivery(dataSource, {
           key: result.key,
           product,
           buyerHash: createHmac('sha256', deps.buyerHashKey).update(`proof-card-buyer:${result.payer}`).digest('hex'),
           latencyMs: started === undefined ? null : Date.now() - started,
-          viaProofCard: ctx.query[PROOF_CARD_VIA.param] === PROOF_CARD_VIA.value,
-          canary: ctx.state.canary === true,
+          viaProofCard: call.viaProofCard === true,
+          canary: call.canary === true,
         }),
       );
     },
-    async viewed(ctx, products) {
-      if (ctx.state.canary) return;
-      await safely(ctx, 'proof_discoveries', () => bumpCounterOfEach(dataSource, products, 'proof_discoveries'));
+    async viewed(call, products) {
+      if (call.canary) return;
+      await safely(call, 'proof_discoveries', () => bumpCounterOfEach(dataSource, products, 'proof_discoveries'));
     },
   };
 }

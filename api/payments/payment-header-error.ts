@@ -1,7 +1,7 @@
 import { AppError } from '../../shared/errors';
 
-/** The payment headers a request can carry. */
-export type PaymentHeaderName = 'PAYMENT-SIGNATURE' | 'X-PAYMENT';
+/** Where a payment proof is carried: an HTTP header, or the MCP tool call's `_meta` member. */
+export type PaymentHeaderName = 'PAYMENT-SIGNATURE' | 'X-PAYMENT' | '_meta["x402/payment"]';
 
 /**
  * 400 `invalid_payment_header`: a payment header that cannot be read. A malformed proof is the

@@ -1,23 +1,21 @@
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
-import { buildPricingManifest, type ServedOperations } from './pricing-manifest';
+import type { ServedOperations } from './pricing-manifest';
+import { pricingManifestReader } from './pricing.tool';
 
 /**
  * The pricing manifest route.
  * @param deps - app dependencies
  * @param served - every operation the server answers, as `METHOD /path` (the manifest marks the rest unavailable)
+ * @param manifest - the manifest reader (shared with the pricing tool)
  * @returns the router
  */
-export function pricingRoutes(deps: AppDeps, served: ServedOperations): Router<AppState> {
+export function pricingRoutes(deps: AppDeps, served: ServedOperations, manifest = pricingManifestReader(deps, served)): Router<AppState> {
   const router = new Router<AppState>();
-  // Rebuilt only when an admin changed the base simulation fee (the runtime network configuration).
-  let built: { lamports: number; manifest: object } | undefined;
   router.get('/api/pricing', async (ctx: AppContext) => {
-    const network = deps.network.current();
-    if (built?.lamports !== network.simulateBaseLamports) built = { lamports: network.simulateBaseLamports, manifest: Object.freeze(buildPricingManifest(deps.config.payments, deps.config.freeTier, served, network)) };
     ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.body = built.manifest;
+    ctx.body = manifest();
   });
   return router;
 }

@@ -1,11 +1,6 @@
 import Router from '@koa/router';
-import { PROFILES } from '../../shared/profiles';
 import type { AppContext, AppState } from '../http/context';
-
-const PROFILE_LIST = Object.freeze({
-  count: PROFILES.length,
-  profiles: PROFILES.map((p) => ({ id: p.id, name: p.name, description: p.description, targets: p.targets })),
-});
+import { PROFILE_LIST } from './profiles.tool';
 
 /**
  * The profile list route.

@@ -40,7 +40,7 @@ export function proofCardRoutes(deps: AppDeps, operations: readonly OperationSpe
 
   router.get('/api/proof-cards', async (ctx: AppContext) => {
     ctx.body = buildCardList(sources, await snapshot(), cardContext(ctx));
-    await deps.evidence.viewed(ctx, sources.map((s) => s.product.id));
+    await deps.evidence.viewed({ canary: ctx.state.canary, log: ctx.state.log }, sources.map((s) => s.product.id));
   });
 
   router.get('/api/proof-cards/:slug', validateQuery(cardQuerySchema), async (ctx: AppContext) => {
@@ -54,7 +54,7 @@ export function proofCardRoutes(deps: AppDeps, operations: readonly OperationSpe
     } else {
       ctx.body = card;
     }
-    await deps.evidence.viewed(ctx, [source.product.id]);
+    await deps.evidence.viewed({ canary: ctx.state.canary, log: ctx.state.log }, [source.product.id]);
   });
 
   return router;

@@ -7,13 +7,14 @@ import { validateQuery } from '../http/validate';
 import { renderCertificateImage } from './certificate-image';
 import { renderCertificatePng } from './certificate-png';
 import { buildCertificate, renderCertificatePage } from './certificate-page';
-import { LEADERBOARD_CACHE_SECONDS, loadLeaderboard, type Leaderboard } from './leaderboard';
+import { LEADERBOARD_CACHE_SECONDS } from './leaderboard';
 import { leaderboardQuerySchema, type LeaderboardQuery } from './records.schema';
 import { loadScoreboard } from './scoreboard';
 import { renderScoreboardPage } from './scoreboard-page';
 import { findCertifiedSession, findPublicResult, normalizeTxHash } from './session-lookup';
 import { loadStats } from './stats';
 import { TtlCache } from './ttl-cache';
+import { leaderboardReader, type LeaderboardReader } from './records.tools';
 
 /**
  * Whether the caller asked for HTML rather than JSON: JSON is the default (no Accept, `*\/*`,
@@ -38,12 +39,11 @@ function notFound(code: string, message: string): AppError {
  * read-only, from the ledger; no full wallet, payer identity, other session's transaction hash or
  * submitted text ever leaves here.
  * @param deps - app dependencies
+ * @param leaderboard - the cached leaderboard (shared with the leaderboard tool)
  * @returns the router
  */
-export function recordsRoutes(deps: AppDeps): Router<AppState> {
+export function recordsRoutes(deps: AppDeps, leaderboard: LeaderboardReader = leaderboardReader(deps)): Router<AppState> {
   const router = new Router<AppState>();
-  // Per process: a new best shows within the TTL on every web process, with no invalidation message.
-  const leaderboards = new TtlCache<Leaderboard>(LEADERBOARD_CACHE_SECONDS * 1000);
   // A settled certificate never changes: its PNG (tens of kB, ~0.1 s to draw) is drawn once per
   // process and kept for the hour crawlers fetch it in after a share; bounded to 64 images.
   const certificatePngs = new TtlCache<Buffer>(CERTIFICATE_PNG_CACHE_SECONDS * 1000, 64);
@@ -55,7 +55,7 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
   router.get('/api/leaderboard', validateQuery(leaderboardQuerySchema), async (ctx: AppContext) => {
     const query = ctx.state.query as LeaderboardQuery;
     const options = { limit: query.limit, profile: query.profile ?? null };
-    ctx.body = await leaderboards.get(`${options.limit}|${options.profile ?? ''}`, () => loadLeaderboard(deps.dataSource, options));
+    ctx.body = await leaderboard(options);
     ctx.set('Cache-Control', `public, max-age=${LEADERBOARD_CACHE_SECONDS}`);
   });
 

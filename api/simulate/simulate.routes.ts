@@ -1,38 +1,31 @@
 import Router from '@koa/router';
-import { canonicalHash } from '../../shared/payments/canonical-hash';
-import { PRODUCTS } from '../../shared/products';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { validateBody, validateQuery } from '../http/validate';
-import { chargeFor } from '../payments/charge';
-import { pay } from '../payments/pay';
+import type { PaidProduct } from '../payments/paid-product';
+import { paidCallOf, pay } from '../payments/pay';
 import { sendQuote } from '../payments/quote';
-import { simulateQuoteQuerySchema, simulateRequestSchema, type SimulateRequest, type SimulateTier } from './simulate.schema';
-import { runSimulateSession, type SimulateSession } from './simulate.service';
+import { simulateProduct } from './simulate.product';
+import { simulateQuoteQuerySchema, type SimulateTier } from './simulate.schema';
 
 /**
  * The paid simulate routes: validate, build the charge, pay, present.
  * @param deps - app dependencies
+ * @param paid - the simulate product ({@link simulateProduct})
  * @returns the router
  */
-export function simulateRoutes(deps: AppDeps): Router<AppState> {
+export function simulateRoutes(deps: AppDeps, paid: PaidProduct = simulateProduct(deps)): Router<AppState> {
   const router = new Router<AppState>();
-  const product = PRODUCTS.simulate;
+  const { product } = paid;
 
   router.get(product.path, validateQuery(simulateQuoteQuerySchema), async (ctx: AppContext) => {
     const { tier } = ctx.state.query as { tier: SimulateTier };
-    sendQuote(ctx, deps, chargeFor(product, tier, deps.network.current()));
+    sendQuote(ctx, deps, await paid.quote({ tier }));
   });
 
-  router.post(product.path, validateBody(simulateRequestSchema), async (ctx: AppContext) => {
-    const body = ctx.state.body as SimulateRequest;
-    const session: SimulateSession = { ...body, tier: body.tier ?? 'basic', share_for_calibration: body.share_for_calibration ?? false };
-    await pay(
-      ctx,
-      deps,
-      { charge: chargeFor(product, session.tier, deps.network.current()), wallet: session.wallet_address, requestHash: canonicalHash({ path: ctx.path, body: session }) },
-      (paid) => runSimulateSession(deps, session, paid, ctx.state.reqId),
-    );
+  router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
+    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx));
+    await pay(ctx, deps, request, work);
   });
 
   return router;

@@ -1,43 +1,33 @@
 import Router from '@koa/router';
-import { canonicalHash } from '../../shared/payments/canonical-hash';
-import { PRODUCTS } from '../../shared/products';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { validateBody, validateQuery } from '../http/validate';
-import { quoteFor } from '../payments/loyalty';
-import { pay } from '../payments/pay';
+import type { PaidProduct } from '../payments/paid-product';
+import { paidCallOf, pay } from '../payments/pay';
 import { sendQuote } from '../payments/quote';
 import type { StressQueue } from './stress-queue';
-import { stressTestQuoteQuerySchema, stressTestRequestSchema, type StressTestQuoteQuery, type StressTestRequest } from './stress-test.schema';
-import { runStressTest } from './stress-test.service';
+import { stressTestProduct } from './stress-test.product';
+import { stressTestQuoteQuerySchema, type StressTestQuoteQuery } from './stress-test.schema';
 
 /**
  * The paid stress-test routes: validate, build the charge (the live quote for the wallet), pay, present.
  * @param deps - app dependencies
  * @param stress - the `stress` queue and its QueueEvents
+ * @param paid - the stress-test product ({@link stressTestProduct})
  * @returns the router
  */
-export function stressTestRoutes(deps: AppDeps, stress: StressQueue): Router<AppState> {
+export function stressTestRoutes(deps: AppDeps, stress: StressQueue, paid: PaidProduct = stressTestProduct(deps, stress)): Router<AppState> {
   const router = new Router<AppState>();
-  const product = PRODUCTS.stressTest;
+  const { product } = paid;
 
   router.get(product.path, validateQuery(stressTestQuoteQuerySchema), async (ctx: AppContext) => {
     const { wallet_address } = ctx.state.query as StressTestQuoteQuery;
-    sendQuote(ctx, deps, await quoteFor(deps.dataSource, product, undefined, wallet_address));
+    sendQuote(ctx, deps, await paid.quote({ wallet_address }));
   });
 
-  router.post(product.path, validateBody(stressTestRequestSchema), async (ctx: AppContext) => {
-    const body = ctx.state.body as StressTestRequest;
-    await pay(
-      ctx,
-      deps,
-      {
-        charge: await quoteFor(deps.dataSource, product, undefined, body.wallet_address),
-        wallet: body.wallet_address,
-        requestHash: canonicalHash({ path: ctx.path, body }),
-      },
-      (paid) => runStressTest(deps, stress, body, paid, ctx.state.reqId),
-    );
+  router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
+    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx));
+    await pay(ctx, deps, request, work);
   });
 
   return router;

@@ -11,7 +11,7 @@ export interface ResponseSpec {
 
 /** One operation: the route table and the OpenAPI document read the same specs and schemas. */
 export interface OperationSpec {
-  method: 'get' | 'post' | 'patch';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** Path in OpenAPI form (`{param}`). */
   path: string;
   operationId: string;

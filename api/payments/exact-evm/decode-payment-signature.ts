@@ -3,7 +3,7 @@ import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { PaymentPayloadV2Schema } from '@x402/core/schemas';
 import type { PaymentPayload } from '@x402/core/types';
 import type { Eip3009Authorization } from '../../../shared/payments/eip3009';
-import { InvalidPaymentHeaderError } from '../payment-header-error';
+import { InvalidPaymentHeaderError, type PaymentHeaderName } from '../payment-header-error';
 
 
 /** A decoded x402 v2 payment with an exact-EVM (EIP-3009) payload. */
@@ -40,35 +40,38 @@ const exactEvmPayloadSchema = {
 } as const;
 const validateExactEvmPayload = new Ajv({ allErrors: true, strict: true }).compile(exactEvmPayloadSchema);
 
-function malformed(reason: string, message: string, extra: Record<string, unknown> = {}): InvalidPaymentHeaderError {
-  return new InvalidPaymentHeaderError('PAYMENT-SIGNATURE', reason, message, extra);
-}
-
 /**
  * Decodes a `PAYMENT-SIGNATURE` header (x402 v2): standard base64 of UTF-8 JSON, checked against
  * the official PaymentPayload v2 schema, with an exact-EVM payload of one EIP-3009 authorization.
  * Anything malformed is a 400 saying what is wrong, never a 500 and never a charge.
- * @param value - the header value
+ * @param value - the header value, or the PaymentPayload object itself (x402 over MCP carries it
+ *   unencoded in `_meta["x402/payment"]`)
+ * @param source - where it was carried, for the error's `details.header`
  * @returns the payment
  * @throws InvalidPaymentHeaderError (400 invalid_payment_header)
  */
-export function decodePaymentSignature(value: string): ExactEvmPayment {
-  const trimmed = value.trim();
-  if (trimmed === '') throw malformed('empty', 'PAYMENT-SIGNATURE is empty.');
-  if (trimmed.length > MAX_HEADER_CHARS) throw malformed('too_long', `PAYMENT-SIGNATURE is longer than ${MAX_HEADER_CHARS} characters.`);
-  let decoded: unknown;
-  try {
-    decoded = decodePaymentSignatureHeader(trimmed);
-  } catch {
-    throw malformed('not_base64_json', 'PAYMENT-SIGNATURE must be standard base64 of a JSON object.');
+export function decodePaymentSignature(value: string | object, source: PaymentHeaderName = 'PAYMENT-SIGNATURE'): ExactEvmPayment {
+  const malformed = (reason: string, message: string, extra: Record<string, unknown> = {}) => new InvalidPaymentHeaderError(source, reason, message, extra);
+  let decoded: unknown = value;
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    if (trimmed === '') throw malformed('empty', `${source} is empty.`);
+    if (trimmed.length > MAX_HEADER_CHARS) throw malformed('too_long', `${source} is longer than ${MAX_HEADER_CHARS} characters.`);
+    try {
+      decoded = decodePaymentSignatureHeader(trimmed);
+    } catch {
+      throw malformed('not_base64_json', `${source} must be standard base64 of a JSON object.`);
+    }
+  } else if (JSON.stringify(value).length > MAX_HEADER_CHARS) {
+    throw malformed('too_long', `${source} is longer than ${MAX_HEADER_CHARS} characters.`);
   }
   const parsed = PaymentPayloadV2Schema.safeParse(decoded);
   if (!parsed.success) {
     const version = (decoded as { x402Version?: unknown } | null)?.x402Version;
     if (version !== undefined && version !== 2) {
-      throw malformed('wrong_version', 'PAYMENT-SIGNATURE carries x402Version 2; version 1 payments go in X-PAYMENT.');
+      throw malformed('wrong_version', `${source} carries x402Version 2; version 1 payments go in X-PAYMENT.`);
     }
-    throw malformed('not_payment_payload', 'PAYMENT-SIGNATURE is not an x402 v2 PaymentPayload.', {
+    throw malformed('not_payment_payload', `${source} is not an x402 v2 PaymentPayload.`, {
       issues: parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.join('.'), message: i.message })),
     });
   }

@@ -2,6 +2,7 @@ import type { PaymentRequirements } from '@x402/core/types';
 import { getAddress, isAddressEqual } from 'viem';
 import { transferWithAuthorizationTypedData } from '../../../shared/payments/eip3009';
 import { isWalletSignature } from '../../../shared/payments/wallet-signature';
+import { resourceKeyOf } from '../payment-exchange';
 import type { Refusal } from '../refusal';
 import type { ExactEvmPayment } from './decode-payment-signature';
 
@@ -92,14 +93,14 @@ const BLOCK_TIME_BUFFER_SECONDS = 6;
  * no longer than the requirement allows, and it was made for this resource.
  * @param payment - the decoded payment
  * @param requirement - the requirement this request offers
- * @param requestPath - the path of this request
+ * @param resourceKey - the key of this call's resource: the request path over HTTP, `mcp://tool/<name>` over MCP
  * @param nowSeconds - the current Unix time
  * @returns undefined when it passes, or the refusal
  */
 export function checkPaymentWindow(
   payment: ExactEvmPayment,
   requirement: PaymentRequirements,
-  requestPath: string,
+  resourceKey: string,
   nowSeconds: number,
 ): Refusal | undefined {
   const auth = payment.authorization;
@@ -115,12 +116,8 @@ export function checkPaymentWindow(
   }
   const url = payment.payload.resource?.url;
   if (!url) return refuse('resource_missing', 'The payment must name the resource it pays for (resource.url).');
-  let path: string;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    return refuse('resource_mismatch', 'resource.url is not an absolute URL.');
-  }
-  if (path !== requestPath) return refuse('resource_mismatch', `The payment was made for ${path}, not for ${requestPath}.`);
+  const key = resourceKeyOf(url);
+  if (key === undefined) return refuse('resource_mismatch', 'resource.url is not an absolute URL.');
+  if (key !== resourceKey) return refuse('resource_mismatch', `The payment was made for ${key}, not for ${resourceKey}.`);
   return undefined;
 }

@@ -1,15 +1,15 @@
 import type { DataSource } from 'typeorm';
 import { AppError } from '../../../shared/errors';
 import { refundRedemption } from '../../../shared/payments/bundle-refunds';
-import type { AppContext } from '../../http/context';
 import type { AppDeps } from '../../http/deps';
-import { BUNDLE_TOKEN_HEADER, bundleTokenHashFrom, invalidBundleToken } from '../bundle-credit/bundle-token';
+import { bundleTokenHashFrom, invalidBundleToken } from '../bundle-credit/bundle-token';
 import { findBundleByTokenHash, type BundleRow } from '../bundle-credit/bundle-store';
 import { walletKey } from '../bundle-credit/wallet-key';
 import type { Charge } from '../charge';
 import { idempotencyKeyHash } from '../idempotency';
 import type { MethodRequest, PaidWork } from '../paid-work';
-import { paymentRequired, REPLAY_HEADER } from '../quote';
+import type { PaidResource, PaymentExchange, PaymentProofs, PayOutcome } from '../payment-exchange';
+import { paymentRequiredOutcome } from '../quote';
 import { referralCodeFor } from '../referral-code';
 
 /** A credit taken for one session. */
@@ -98,17 +98,15 @@ async function completeRedemption(ds: DataSource, redemption: Redemption, outcom
   });
 }
 
-function deliverRedemption(ctx: AppContext, response: Record<string, unknown> | null, replayed: boolean): void {
-  if (replayed) ctx.set(REPLAY_HEADER, 'true');
-  ctx.status = 200;
-  ctx.body = response ?? {};
+function deliverRedemption(response: Record<string, unknown> | null, replayed: boolean): PayOutcome {
+  return { kind: 'delivered', body: response ?? {}, replayed };
 }
 
-function bundleExhausted(ctx: AppContext, deps: AppDeps, charge: Charge): void {
-  paymentRequired(
-    ctx,
+function bundleExhausted(deps: AppDeps, charge: Charge, resource: PaidResource): PayOutcome {
+  return paymentRequiredOutcome(
     deps,
     charge,
+    resource,
     'bundle_exhausted',
     'This bundle has no credits left: pay for this call (sign the first entry of accepts and retry with PAYMENT-SIGNATURE, without X-BUNDLE-TOKEN), or buy a new bundle at POST /api/bundle.',
   );
@@ -149,14 +147,14 @@ async function runWork(ds: DataSource, redemption: Redemption, bundle: BundleRow
 }
 
 async function redeem(
-  ctx: AppContext,
+  exchange: PaymentExchange,
   deps: AppDeps,
   product: string,
   redemption: Redemption,
   bundle: BundleRow,
   work: PaidWork,
   replayed: boolean,
-): Promise<void> {
+): Promise<PayOutcome> {
   const ds = deps.dataSource;
   let outcome: RedemptionOutcome;
   try {
@@ -173,18 +171,18 @@ async function redeem(
       headers: { 'Retry-After': '1' },
     });
   }
-  await deps.evidence.invoked(ctx, product);
-  await deps.evidence.delivered(ctx, product, { key: `bundle-redemption/${redemption.id}`, payer: bundle.wallet });
-  deliverRedemption(ctx, stored.response, replayed);
+  await deps.evidence.invoked(exchange, product);
+  await deps.evidence.delivered(exchange, product, { key: `bundle-redemption/${redemption.id}`, payer: bundle.wallet });
+  return deliverRedemption(stored.response, replayed);
 }
 
 /**
- * Whether a request carries a bundle token.
- * @param ctx - Koa context
+ * Whether a call carries a bundle token.
+ * @param proofs - what the call carries
  * @returns true when X-BUNDLE-TOKEN is set
  */
-export function carriesBundleToken(ctx: AppContext): boolean {
-  return Boolean(ctx.get(BUNDLE_TOKEN_HEADER));
+export function carriesBundleToken(proofs: PaymentProofs): boolean {
+  return Boolean(proofs.bundleToken);
 }
 
 /**
@@ -195,21 +193,22 @@ export function carriesBundleToken(ctx: AppContext): boolean {
  * credit is given back if it fails. With an Idempotency-Key, the same request replays the stored
  * result (header X-Payment-Replayed: true) without a second credit; another request with the key
  * is a 409. A redemption is not a ledger settlement: the purchase of the bundle was.
- * @param ctx - Koa context; the answer is set on it
+ * @param exchange - the call: its resource and the token it carries
  * @param deps - app dependencies
  * @param request - wallet, request hash, idempotency key, the per-call charge (offered when the bundle is empty)
  * @param work - the session
+ * @returns the delivery, or the challenge when the bundle is empty
  * @throws AppError 401 bundle_token_required / invalid_bundle_token, 403 bundle_wallet_mismatch,
  *   409 idempotency_conflict; a 402 challenge with error bundle_exhausted is answered, not thrown
  */
-export async function payWithBundleCredit(ctx: AppContext, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<void> {
+export async function payWithBundleCredit(exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome> {
   const ds = deps.dataSource;
-  const bundle = await findBundleByTokenHash(ds, bundleTokenHashFrom(ctx.get(BUNDLE_TOKEN_HEADER)));
+  const bundle = await findBundleByTokenHash(ds, bundleTokenHashFrom(exchange.proofs.bundleToken ?? ''));
   if (!bundle) throw invalidBundleToken();
   if (walletKey(request.wallet) !== bundle.wallet) {
     throw new AppError(403, 'bundle_wallet_mismatch', 'wallet_address must be the wallet that owns this bundle: its credits belong to the paying wallet.');
   }
-  const keyHash = request.idempotencyKey === undefined ? null : idempotencyKeyHash(ctx.path, request.idempotencyKey);
+  const keyHash = request.idempotencyKey === undefined ? null : idempotencyKeyHash(exchange.resource.key, request.idempotencyKey);
   // Two rounds at most: a key bound by a concurrent request between our lookup and our insert is
   // found on the second lookup.
   for (let round = 0; round < 2; round++) {
@@ -219,14 +218,14 @@ export async function payWithBundleCredit(ctx: AppContext, deps: AppDeps, reques
         if (existing.request_hash !== request.requestHash) {
           throw new AppError(409, 'idempotency_conflict', 'This Idempotency-Key was used with a different request; use a new key for a new request.');
         }
-        if (existing.status === 'completed') return deliverRedemption(ctx, existing.response, true);
+        if (existing.status === 'completed') return deliverRedemption(existing.response, true);
         const resumed = { id: existing.id, bundleId: bundle.id, resultId: existing.result_id, creditsRemaining: bundle.creditsRemaining };
-        return redeem(ctx, deps, request.charge.product, resumed, bundle, work, true);
+        return redeem(exchange, deps, request.charge.product, resumed, bundle, work, true);
       }
     }
     const reserved = await reserveCredit(ds, bundle.id, keyHash, request.requestHash);
-    if (reserved === 'exhausted') return bundleExhausted(ctx, deps, request.charge);
-    if (reserved !== 'key_taken') return redeem(ctx, deps, request.charge.product, reserved, bundle, work, false);
+    if (reserved === 'exhausted') return bundleExhausted(deps, request.charge, exchange.resource);
+    if (reserved !== 'key_taken') return redeem(exchange, deps, request.charge.product, reserved, bundle, work, false);
   }
   throw new Error('an Idempotency-Key bound concurrently could not be found');
 }

@@ -4,6 +4,7 @@ import { UnavailableError } from '../../../shared/errors';
 import type { AuthorizationRow, NewAuthorization } from '../../../shared/payments/authorization-store';
 import { FacilitatorUnavailableError, type Facilitator } from '../../../shared/payments/facilitator-client';
 import type { Charge } from '../charge';
+import type { PaymentProofs } from '../payment-exchange';
 import { usdcRequirement } from '../challenge';
 import { decodePaymentSignature } from '../exact-evm/decode-payment-signature';
 import { checkPaymentSignature, checkPaymentTerms, checkPaymentWindow } from '../exact-evm/verify-locally';
@@ -15,21 +16,22 @@ function storedSignature(row: AuthorizationRow): string | undefined {
 }
 
 /**
- * Reads a `PAYMENT-SIGNATURE` (x402 v2, exact scheme, EIP-3009) and binds it to the request: the
- * accepted requirement is the offered one, the amount exact, `from` the body's wallet. Its `verify`
- * then checks the time window and the resource, recovers the signer, and asks the facilitator.
- * @param header - the header value
- * @param input - config, facilitator, charge, the body's wallet, request path and hash
+ * Reads an x402 v2 payment (PAYMENT-SIGNATURE, or MCP `_meta["x402/payment"]`; exact scheme,
+ * EIP-3009) and binds it to the request: the accepted requirement is the offered one, the amount
+ * exact, `from` the body's wallet. Its `verify` then checks the time window and the resource,
+ * recovers the signer, and asks the facilitator.
+ * @param proof - the carried payment and where it was carried
+ * @param input - config, facilitator, charge, the body's wallet, the resource key and request hash
  * @returns the claim, or a refusal
  * @throws AppError 400 invalid_payment_header for a header that cannot be read
  */
 export async function claimExactEvmPayment(
-  header: string,
-  input: { payments: AppConfig['payments']; facilitator: Facilitator; charge: Charge; wallet: string; path: string; requestHash: string },
+  proof: NonNullable<PaymentProofs['x402']>,
+  input: { payments: AppConfig['payments']; facilitator: Facilitator; charge: Charge; wallet: string; resourceKey: string; requestHash: string },
 ): Promise<PaymentClaim | Refusal> {
   const requirement: PaymentRequirements | undefined = usdcRequirement(input.payments, input.charge);
   if (!requirement) return { ok: false, reason: 'unsupported_rail', message: 'This server takes only the rails listed in accepts.' };
-  const payment = decodePaymentSignature(header);
+  const payment = decodePaymentSignature(proof.value, proof.source);
   const bound = checkPaymentTerms(payment, requirement, input.wallet);
   if (!bound.ok) return bound;
   const key = {
@@ -43,7 +45,7 @@ export async function claimExactEvmPayment(
     key,
     sameProof: (row) => storedSignature(row)?.toLowerCase() === payment.signature.toLowerCase(),
     async verify(): Promise<NewAuthorization | Refusal> {
-      const late = checkPaymentWindow(payment, requirement, input.path, Math.floor(Date.now() / 1000));
+      const late = checkPaymentWindow(payment, requirement, input.resourceKey, Math.floor(Date.now() / 1000));
       if (late) return late;
       // Our own signature check and the facilitator's verification run side by side; ours decides first.
       const [forged, verdict] = await Promise.all([
@@ -65,7 +67,7 @@ export async function claimExactEvmPayment(
         ...key,
         rail: 'exact-evm',
         x402Version: 2,
-        resource: input.path,
+        resource: input.resourceKey,
         product: input.charge.product,
         tier: input.charge.tier,
         amount: requirement.amount,

@@ -18,13 +18,13 @@ const AGE_SLACK_SECONDS = 60;
  * read-only against the Solana JSON-RPC endpoint (at least the lamport price to the treasury,
  * from the payer). The transaction signature is the nonce: each transfer pays for one request.
  * @param source - the header value, or the body's legacy fields
- * @param input - config, charge, the body's wallet, request path and hash
+ * @param input - config, charge, the body's wallet, the resource key and request hash
  * @returns the claim, a refusal, or undefined when the request carries no legacy payment
  * @throws AppError 400 invalid_payment_header / 422 for proofs that cannot be read
  */
 export function claimLegacySolPayment(
   source: { header: string } | { body: { tx_hash?: unknown; wallet_address?: unknown } },
-  input: { payments: AppConfig['payments']; charge: Charge; wallet: string; path: string; requestHash: string },
+  input: { payments: AppConfig['payments']; charge: Charge; wallet: string; resourceKey: string; requestHash: string },
 ): PaymentClaim | Refusal | undefined {
   const { payments } = input;
   const proof: LegacySolPayment | null =
@@ -57,7 +57,7 @@ export function claimLegacySolPayment(
         ...key,
         rail: 'sol-transfer',
         x402Version: 1,
-        resource: input.path,
+        resource: input.resourceKey,
         product: input.charge.product,
         tier: input.charge.tier,
         amount: verdict.lamports.toString(),

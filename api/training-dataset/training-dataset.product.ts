@@ -1,0 +1,64 @@
+import type { Readable } from 'node:stream';
+import type { TrainingExportManifest } from '../../jobs';
+import { canonicalHash } from '../../shared/payments/canonical-hash';
+import { PRODUCTS } from '../../shared/products';
+import type { AppDeps } from '../http/deps';
+import type { ExportsQueue } from '../http/exports-queue';
+import { walletKey } from '../payments/bundle-credit/wallet-key';
+import { quoteFor } from '../payments/loyalty';
+import type { PaidProduct } from '../payments/paid-product';
+import { datasetStream } from './dataset-stream';
+import { trainingDatasetRequestSchema, type TrainingDatasetRequest } from './training-dataset.schema';
+import { runTrainingExport } from './training-dataset.service';
+
+// Defaults applied before hashing: the same request with or without them is one request.
+function withDefaults(sent: unknown): TrainingDatasetRequest {
+  const body = sent as TrainingDatasetRequest;
+  return { ...body, include_text: body.include_text ?? true };
+}
+
+/**
+ * The JSON Lines export of a delivered manifest: the rows that manifest fixed (first delivery and
+ * replays alike).
+ * @param deps - app dependencies
+ * @param sent - the validated request
+ * @param delivered - the delivered body (the stored manifest and the payment)
+ * @returns the stream
+ */
+export function trainingDatasetLines(deps: AppDeps, sent: unknown, delivered: Record<string, unknown>): Readable {
+  const body = withDefaults(sent);
+  const manifest = delivered as Record<string, unknown> & TrainingExportManifest;
+  return datasetStream(deps.dataSource, walletKey(body.wallet_address), manifest, manifest, body.include_text === true);
+}
+
+/**
+ * The training-dataset export as every transport sells it. Over HTTP the delivery is a JSON Lines
+ * stream; an agent's tool result holds the same lines as parsed records.
+ * @param deps - app dependencies and the exports queue
+ * @returns the paid product
+ */
+export function trainingDatasetProduct(deps: AppDeps & { exports: ExportsQueue }): PaidProduct {
+  const product = PRODUCTS.trainingDataset;
+  return {
+    product,
+    requestSchema: trainingDatasetRequestSchema,
+    quote: ({ wallet_address }) => quoteFor(deps.dataSource, product, undefined, wallet_address),
+    async prepare(sent, call) {
+      const body = withDefaults(sent);
+      const charge = await quoteFor(deps.dataSource, product, undefined, body.wallet_address);
+      return {
+        request: { charge, wallet: body.wallet_address, requestHash: canonicalHash({ path: product.path, body }) },
+        work: (paid) => runTrainingExport(deps, body.include_text === true, paid, call.reqId),
+      };
+    },
+    async presentForAgent(delivered, sent) {
+      let text = '';
+      for await (const chunk of trainingDatasetLines(deps, sent, delivered)) text += String(chunk);
+      const records = text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      return { ...delivered, records };
+    },
+  };
+}
