@@ -7,13 +7,19 @@ import { MAX_DELAY_SECONDS, MAX_TEXT_CHARS } from '../../shared/scoring/limits';
 /** Ids of the 28 profiles, in their fixed order. */
 export const PROFILE_IDS = PROFILES.map((p) => p.id);
 
+/**
+ * A placeholder wallet for published examples (schemas, the x402 Bazaar extension, proof cards): a
+ * valid address that belongs to nobody we know of, never a payer's. The caller puts its own (the
+ * payment signer) in its place.
+ */
+export const EXAMPLE_WALLET = '0x00000000000000000000000000000000000000A1';
+
 /** A wallet: an EVM address (USDC rail) or a base58 Solana address (legacy SOL rail). */
 export const WALLET_ADDRESS_SCHEMA = {
   type: 'string',
   pattern: '^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$',
   description: 'The paying wallet; must be the payment signer (EVM address, or base58 Solana address for the legacy rail).',
-  // A development account of the public test mnemonic: the example of published schemas (x402 Bazaar).
-  examples: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
+  examples: [EXAMPLE_WALLET],
 } as const;
 
 /** A legacy Solana transaction signature (base58 of 64 bytes). */

@@ -1,10 +1,7 @@
 import { PRODUCTS, type ProductKey } from '../../shared/products';
+import { EXAMPLE_WALLET } from '../http/fields.schema';
 
-/**
- * A placeholder wallet for the examples: a valid address that belongs to nobody we know of. The
- * caller puts its own (the payment signer) in its place.
- */
-export const EXAMPLE_WALLET = '0x00000000000000000000000000000000000000A1';
+export { EXAMPLE_WALLET } from '../http/fields.schema';
 
 /** What a card says in words about its product: the job it does and a request a real agent would send. */
 export interface CardText {
