@@ -19,6 +19,7 @@ describe('settlement with a 2-second block time (40 concurrent paid calls)', fun
       facilitator: { blockTimeMs: BLOCK_TIME_MS },
       env: { SETTLEMENT_WAIT_TIMEOUT_MS: String(2 * BLOCK_TIME_MS + 1_000), X402_FACILITATOR_TIMEOUT_MS: '10000' },
     });
+    await paid.stack.truncate();
   });
   after(async function () {
     await paid?.close();
