@@ -5,6 +5,8 @@ import { adminOperations } from './admin/admin.openapi';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleRoutes } from './bundles/bundles.routes';
+import { coachingOperations } from './coaching/coaching.openapi';
+import { coachingRoutes } from './coaching/coaching.routes';
 import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
 import type { FeedHub } from './feed/feed-hub';
@@ -99,6 +101,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...rewriteOperations,
     ...progressOperations,
     ...trainingDatasetOperations,
+    ...coachingOperations,
     ...recordsOperations,
     ...proofCardOperations,
     ...adminOperations,
@@ -133,6 +136,7 @@ export function createApiRouter(deps: ApiDeps): Router<AppState> {
     rewriteRoutes(deps),
     progressRoutes(deps),
     trainingDatasetRoutes(deps),
+    coachingRoutes(deps),
     recordsRoutes(deps),
     proofCardRoutes(deps, operations),
     adminRoutes(deps),

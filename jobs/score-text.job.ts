@@ -28,7 +28,9 @@ export type JobIdentity =
   /** A free-tier round: a random id the API draws per request (a free request has no retry identity). */
   | { kind: 'free-score'; round: string }
   | { kind: 'payment'; authorization: string }
-  | { kind: 'idempotency-key'; key: string };
+  | { kind: 'idempotency-key'; key: string }
+  /** A coaching drill attempt: the attempt's own id (one counted attempt, one job). */
+  | { kind: 'drill-attempt'; attempt: string };
 
 /** Schema properties of a reply in a job's input (the engine's `text`, `delaySeconds`, `incoming`), shared by the scoring jobs. */
 export const REPLY_INPUT_PROPERTIES = {
@@ -77,6 +79,8 @@ export function jobIdFor(identity: JobIdentity): string {
       return `pay-${digest(identity.authorization)}`;
     case 'idempotency-key':
       return `idem-${digest(identity.key)}`;
+    case 'drill-attempt':
+      return `drill-${digest(identity.attempt)}`;
   }
 }
 

@@ -14,6 +14,8 @@ const EXPECTED_TABLES = [
   'bundle_redemptions',
   'bundles',
   'calibration_shares',
+  'coaching_attempts',
+  'coaching_enrollments',
   'database_identity',
   'free_callers',
   'free_corpus_entries',
