@@ -1,10 +1,12 @@
 import Router from '@koa/router';
+import { findCoachingCertificate, isCoachingCertificateId } from '../../shared/coaching/certificate';
 import { AppError } from '../../shared/errors';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { validateQuery } from '../http/validate';
 import { renderCertificateImage } from './certificate-image';
 import { buildCertificate, renderCertificatePage } from './certificate-page';
+import { buildCoachingCertificate, renderCoachingCertificateImage, renderCoachingCertificatePage } from './coaching-certificate';
 import { LEADERBOARD_CACHE_SECONDS, loadLeaderboard, type Leaderboard } from './leaderboard';
 import { leaderboardQuerySchema, type LeaderboardQuery } from './records.schema';
 import { loadScoreboard } from './scoreboard';
@@ -54,7 +56,8 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
     ctx.body = result;
   });
 
-  router.get('/api/certificate/:tx_hash', async (ctx: AppContext) => {
+  router.get('/api/certificate/:tx_hash', async (ctx: AppContext, next) => {
+    if (isCoachingCertificateId(String(ctx.params.tx_hash))) return next();
     const txHash = normalizeTxHash(String(ctx.params.tx_hash));
     const session = txHash === undefined ? undefined : await findCertifiedSession(deps.dataSource, txHash);
     if (!txHash || !session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
@@ -69,12 +72,37 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
     }
   });
 
-  router.get('/api/certificate/:tx_hash/image.svg', async (ctx: AppContext) => {
+  router.get('/api/certificate/:tx_hash/image.svg', async (ctx: AppContext, next) => {
+    if (isCoachingCertificateId(String(ctx.params.tx_hash))) return next();
     const session = await findCertifiedSession(deps.dataSource, String(ctx.params.tx_hash));
     if (!session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
     ctx.type = 'image/svg+xml; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.body = renderCertificateImage(session);
+  });
+
+  // Coaching certificates share the certificate address: `coaching-<uuid>` ids never look like a
+  // transaction hash (see shared/coaching/certificate.ts).
+  router.get('/api/certificate/:certificate_id', async (ctx: AppContext) => {
+    const id = String(ctx.params.certificate_id);
+    const record = await findCoachingCertificate(deps.dataSource, id);
+    if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id (the pack is not complete yet, or the id is unknown).');
+    const url = `${origin(ctx)}/api/certificate/${id}`;
+    const cert = buildCoachingCertificate(record, { url, imageUrl: `${url}/image.svg` });
+    if (wantsHtml(ctx)) {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = renderCoachingCertificatePage(cert);
+    } else {
+      ctx.body = cert;
+    }
+  });
+
+  router.get('/api/certificate/:certificate_id/image.svg', async (ctx: AppContext) => {
+    const record = await findCoachingCertificate(deps.dataSource, String(ctx.params.certificate_id));
+    if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id.');
+    ctx.type = 'image/svg+xml; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = renderCoachingCertificateImage(record);
   });
 
   router.get('/api/scoreboard', async (ctx: AppContext) => {
