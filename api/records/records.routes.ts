@@ -81,10 +81,10 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
     ctx.body = renderCertificateImage(session);
   });
 
-  // Coaching certificates share the certificate address: `coaching-<uuid>` ids never look like a
-  // transaction hash (see shared/coaching/certificate.ts).
-  router.get('/api/certificate/:certificate_id', async (ctx: AppContext) => {
-    const id = String(ctx.params.certificate_id);
+  // Coaching certificates share the certificate address (the segment is then a `coaching-<uuid>`
+  // id, which never looks like a transaction hash; see shared/coaching/certificate.ts).
+  router.get('/api/certificate/:tx_hash', async (ctx: AppContext) => {
+    const id = String(ctx.params.tx_hash);
     const record = await findCoachingCertificate(deps.dataSource, id);
     if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id (the pack is not complete yet, or the id is unknown).');
     const url = `${origin(ctx)}/api/certificate/${id}`;
@@ -97,8 +97,8 @@ export function recordsRoutes(deps: AppDeps): Router<AppState> {
     }
   });
 
-  router.get('/api/certificate/:certificate_id/image.svg', async (ctx: AppContext) => {
-    const record = await findCoachingCertificate(deps.dataSource, String(ctx.params.certificate_id));
+  router.get('/api/certificate/:tx_hash/image.svg', async (ctx: AppContext) => {
+    const record = await findCoachingCertificate(deps.dataSource, String(ctx.params.tx_hash));
     if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id.');
     ctx.type = 'image/svg+xml; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=3600');

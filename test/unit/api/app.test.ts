@@ -225,11 +225,11 @@ describe('createApp (no network)', function () {
       for (const m of quotes) expect((await http.get(m.quote!.path)).status, m.quote!.path).to.equal(402);
       expect(body.rewrite_endpoint).to.include({ available: true });
       expect(body.rewrite_endpoint.quote).to.deep.equal({ method: 'GET', path: '/api/rewrite' });
-      for (const m of ['progress_report_endpoint', 'training_dataset_endpoint']) {
+      for (const m of ['progress_report_endpoint', 'training_dataset_endpoint', 'coaching_endpoint']) {
         expect(body[m], m).to.include({ available: true });
         expect(body[m].quote, m).to.deep.equal({ method: 'GET', path: body[m].path });
       }
-      for (const m of ['duel_endpoint', 'roleplay_endpoint', 'coaching_endpoint']) {
+      for (const m of ['duel_endpoint', 'roleplay_endpoint']) {
         expect(body[m], m).to.include({ available: false });
         expect(body[m], m).not.to.have.property('quote');
         expect((await http.get(body[m].path)).status, body[m].path).to.equal(404);
