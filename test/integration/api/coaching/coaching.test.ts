@@ -7,6 +7,7 @@ import { scoreText } from '../../../../shared/scoring';
 import { EXEMPLARS } from '../../../fixtures/profile-exemplars';
 import { shareMeta } from '../../../helpers/html-meta';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
+import { startTestStack } from '../../../helpers/stack';
 import { signPayment } from '../../../helpers/x402-payments';
 
 const PATH = '/api/coaching';
@@ -161,6 +162,24 @@ describe('coaching (real stack: x402 on the development chain, scoring queue and
       expect(scored[0].n).to.equal(18);
       const p = await progress(enrollment.enrollment_id, enrollment.secret);
       expect(p.body.attempts_left).to.equal(0);
+    });
+
+    it('gives the attempt back when scoring fails (no worker takes the job: 504), so a server fault costs no attempt', async function () {
+      // A second web on the same database whose queue no worker serves.
+      const idle = await startTestStack('coaching-idle', { worker: false, env: { JOB_WAIT_TIMEOUT_MS: '300' } });
+      try {
+        const res = await idle.http.post('/api/coaching/drill').set(SECRET, enrollment.secret).send({ drill_id: 'straight-talk/2', proposed_text: REPLY, response_delay_seconds: 10 });
+        expect(res.status).to.equal(504);
+        expect(res.body.error.code).to.equal('job_timeout');
+      } finally {
+        await idle.close();
+      }
+      expect(await attemptsLeft(enrollment.enrollment_id)).to.equal(18);
+      const rows = (await paid.stack.deps.dataSource.query(`SELECT status FROM coaching_attempts`)) as Array<{ status: string }>;
+      expect(rows.map((r) => r.status)).to.deep.equal(['failed']);
+      const again = await drill(enrollment.secret, { drill_id: 'straight-talk/2', proposed_text: REPLY, response_delay_seconds: 10 });
+      expect(again.status).to.equal(200);
+      expect(again.body.attempts_left).to.equal(17);
     });
 
     it('shows progress only with the secret: 401 without or with a wrong one, 403 with the secret of another enrollment', async function () {
