@@ -3,6 +3,7 @@ import type { OperationSpec } from '../http/openapi/operation';
 import { errorBodySchema } from '../http/responses.schema';
 import { PAID_CALL_RESPONSES, RECEIPT_HEADERS, paidCallHeaders, pricePhrase } from '../payments/payment.openapi';
 import { REPLAY_HEADER } from '../payments/quote';
+import { COACHING_CLAIM_HEADER } from './coaching-claim';
 import { COACHING_SECRET_HEADER } from './coaching-secret';
 import { ENROLLMENT_ID_SCHEMA, drillRequestSchema, enrollRequestSchema } from './coaching.schema';
 import { CERTIFICATE_RULE } from './present-coaching';
@@ -184,10 +185,15 @@ export const coachingOperations: OperationSpec[] = [
       'Without payment: 402 with the x402 requirements, quoted for wallet_address (the loyalty discount applies). An unknown pack_id ' +
       'is a 422 before any payment. After settlement the response carries the enrollment and its drill secret, shown this once ' +
       `and stored only as a hash. A lost response is replayed with the same authorization (header ${REPLAY_HEADER}: true), never ` +
-      'charged twice, but without the secret. The ledger row of an enrollment has no profile or score.',
+      'charged twice, but without the secret, unless it carries X-COACHING-CLAIM: the paying wallet\'s signature (EIP-191 ' +
+      'personal_sign, or ed25519 for a Solana payer) of "humanlike: claim coaching secret\\nnonce: <the payment\'s nonce, lowercase>"; ' +
+      'then a new secret is shown once and the previous one stops working. The ledger row of an enrollment has no profile or score.',
     tags: ['paid'],
     body: enrollRequestSchema,
-    headers: paidCallHeaders(product),
+    headers: [
+      ...paidCallHeaders(product),
+      { name: COACHING_CLAIM_HEADER, description: "On a replay: the payer's signature of the claim message; a new drill secret is issued.", schema: { type: 'string' } },
+    ],
     responses: {
       '200': { description: 'The enrollment, with the receipt headers.', schema: enrollmentSchema, headers: RECEIPT_HEADERS },
       ...PAID_CALL_RESPONSES,

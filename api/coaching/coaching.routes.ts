@@ -11,12 +11,13 @@ import { quoteFor } from '../payments/loyalty';
 import type { DeliveryExtras } from '../payments/paid-work';
 import { pay } from '../payments/pay';
 import { sendQuote } from '../payments/quote';
+import { COACHING_CLAIM_HEADER, isPayerClaim } from './coaching-claim';
 import { COACHING_SECRET_HEADER, coachingSecretHashFrom, hashCoachingSecret, invalidCoachingSecret, newCoachingSecret } from './coaching-secret';
 import { drillRequestSchema, enrollRequestSchema, type DrillRequest, type EnrollRequest } from './coaching.schema';
 import { standingOf } from './drill-progress';
 import { runDrill } from './drill.service';
-import { bestScores, createEnrollment, findEnrollmentBySecret, setSecretOnce, type EnrollmentRow } from './enrollment-store';
-import { SECRET_PENDING_NOTE, SECRET_SHOWN_NOTE, presentCatalog, presentDrill, presentEnrollment, presentProgress } from './present-coaching';
+import { bestScores, createEnrollment, findEnrollmentBySecret, replaceSecret, setSecretOnce, type EnrollmentRow } from './enrollment-store';
+import { SECRET_PENDING_NOTE, SECRET_REISSUED_NOTE, SECRET_SHOWN_NOTE, presentCatalog, presentDrill, presentEnrollment, presentProgress } from './present-coaching';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -54,12 +55,17 @@ export function coachingRoutes(deps: AppDeps): Router<AppState> {
     const pack = findPack(body.pack_id);
     if (!pack) throw new Error(`pack ${body.pack_id} passed validation but is not in the catalog`);
     const charge = await quoteFor(dataSource, product, undefined, body.wallet_address);
-    // The secret goes, once, to the request that made the payment; never to a replay rebuilt from
-    // the public chain (as bundle tokens, issue 18). Only its hash is stored.
+    // The secret goes, once, to the request that made the payment, and a new one (replacing it) to a
+    // request that proves it comes from the payer; never to a replay rebuilt from the public chain
+    // (as bundle tokens, issue 18). Only its hash is stored.
+    const claim = ctx.get(COACHING_CLAIM_HEADER);
     const onDelivery: DeliveryExtras = async (authorization, delivery) => {
-      if (!delivery.first) return {};
       const secret = newCoachingSecret();
-      return (await setSecretOnce(dataSource, authorization.id, hashCoachingSecret(secret))) ? { secret, secret_note: SECRET_SHOWN_NOTE } : {};
+      if (delivery.first) {
+        return (await setSecretOnce(dataSource, authorization.id, hashCoachingSecret(secret))) ? { secret, secret_note: SECRET_SHOWN_NOTE } : {};
+      }
+      if (!(await isPayerClaim(authorization, claim, deps.config.payments.evmRpcUrl))) return {};
+      return (await replaceSecret(dataSource, authorization.id, hashCoachingSecret(secret))) ? { secret, secret_note: SECRET_REISSUED_NOTE } : {};
     };
     await pay(
       ctx,

@@ -60,6 +60,18 @@ export async function setSecretOnce(db: Queryable, authorizationId: string, secr
 }
 
 /**
+ * Replaces an enrollment's secret (a payer's claim): the previous secret stops working at once.
+ * @param db - DataSource
+ * @param authorizationId - the enrollment's payment
+ * @param secretHash - the new secret's hash
+ * @returns true when the enrollment exists
+ */
+export async function replaceSecret(db: Queryable, authorizationId: string, secretHash: string): Promise<boolean> {
+  const [rows] = (await db.query(`UPDATE coaching_enrollments SET secret_hash = $2 WHERE authorization_id = $1 RETURNING id`, [authorizationId, secretHash])) as [unknown[], number];
+  return rows.length === 1;
+}
+
+/**
  * The enrollment a secret opens.
  * @param db - DataSource
  * @param secretHash - the secret's hash

@@ -16,13 +16,18 @@ export const CERTIFICATE_RULE =
 /** The note of the delivery that carries the secret. */
 export const SECRET_SHOWN_NOTE = `secret is shown this once and stored only as a hash: keep it. Send it in the ${COACHING_SECRET_HEADER} header to POST /api/coaching/drill and GET /api/coaching/{enrollment_id}.`;
 
+// How a payer gets its secret when the delivery that carried it was lost.
+const CLAIM_HOW =
+  'send the same request with the same payment and X-COACHING-CLAIM: the paying wallet\'s signature (EIP-191 personal_sign, or ed25519 for Solana) of "humanlike: claim coaching secret\\nnonce: <the payment\'s nonce>"; a new secret is shown once and the previous one stops working';
+
 /** The note of a stored enrollment (what replays show): the secret is never in a stored response. */
-export const SECRET_WITHHELD_NOTE =
-  'secret is shown once, in the first delivery after settlement, to the request that paid; a replay rebuilt from the public chain never gets it.';
+export const SECRET_WITHHELD_NOTE = `secret is shown once, in the first delivery after settlement, to the request that paid; a replay rebuilt from the public chain never gets it. To get a new one, ${CLAIM_HOW}.`;
+
+/** The note of a delivery that carries a secret issued on the payer's claim. */
+export const SECRET_REISSUED_NOTE = `A new secret, issued on the payer's claim and stored only as a hash; the previous secret no longer works. Send it in the ${COACHING_SECRET_HEADER} header.`;
 
 /** The note of every answer to an enrollment that is not its delivery (quote, refusal, pending). */
-export const SECRET_PENDING_NOTE =
-  'The drill secret comes in the first 200 after settlement, once. If this answer is not final (503, 504), retry the same request with the same payment; never pay again.';
+export const SECRET_PENDING_NOTE = `The drill secret comes in the first 200 after settlement, once. If this answer is not final (503, 504, a lost answer), never pay again: ${CLAIM_HOW}.`;
 
 function presentDrillFacts(d: Drill, withSituation: boolean): Record<string, unknown> {
   return {

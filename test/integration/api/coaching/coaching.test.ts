@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { coachingClaimMessage } from '../../../../api/coaching/coaching-claim';
 import { findPack, type Drill, type Pack } from '../../../../shared/coaching/packs';
 import { scoreText } from '../../../../shared/scoring';
 import { EXEMPLARS } from '../../../fixtures/profile-exemplars';
@@ -95,6 +96,32 @@ describe('coaching (real stack: x402 on the development chain, scoring queue and
       const stored = (await paid.stack.deps.dataSource.query(`SELECT response::text AS r FROM payment_authorizations`)) as Array<{ r: string }>;
       expect(stored).to.have.length(1);
       expect(stored[0].r).not.to.include(res.body.secret);
+    });
+
+    it('gives a replay no secret, and a new one (the old one stops working) only to a replay that carries the payer\'s claim', async function () {
+      const body = { wallet_address: payer.address, pack_id: 'straight-talk' };
+      const signed = await signPayment(payer, paid.requirement(PRICE), RESOURCE);
+      const first = await paid.stack.http.post(PATH).set('PAYMENT-SIGNATURE', signed.header).send(body);
+      expect(first.status).to.equal(200);
+      const replay = await paid.stack.http.post(PATH).set('PAYMENT-SIGNATURE', signed.header).send(body);
+      expect(replay.status).to.equal(200);
+      expect(replay.body.secret).to.equal(null);
+      const stranger = await paid.stack.http
+        .post(PATH)
+        .set('PAYMENT-SIGNATURE', signed.header)
+        .set('X-COACHING-CLAIM', await paid.payers[1].signMessage({ message: coachingClaimMessage(signed.nonce) }))
+        .send(body);
+      expect(stranger.body.secret).to.equal(null);
+      const claimed = await paid.stack.http
+        .post(PATH)
+        .set('PAYMENT-SIGNATURE', signed.header)
+        .set('X-COACHING-CLAIM', await payer.signMessage({ message: coachingClaimMessage(signed.nonce) }))
+        .send(body);
+      expect(claimed.status).to.equal(200);
+      expect(claimed.body.secret).to.match(/^hlc_/).and.not.equal(first.body.secret);
+      expect((await progress(first.body.enrollment_id, first.body.secret)).status).to.equal(401);
+      expect((await progress(first.body.enrollment_id, claimed.body.secret)).status).to.equal(200);
+      expect(await paid.count('payment_authorizations')).to.equal(1);
     });
 
     it('refuses an unknown pack with a 422 before any payment: nothing charged, nothing recorded', async function () {
