@@ -9,6 +9,8 @@ import { bundleProduct } from './bundles/bundles.product';
 import { bundleRoutes } from './bundles/bundles.routes';
 import { communityReviewOperations } from './community-review/community-review.openapi';
 import { communityReviewRoutes } from './community-review/community-review.routes';
+import { coachingOperations } from './coaching/coaching.openapi';
+import { coachingRoutes } from './coaching/coaching.routes';
 import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
 import { duelOperations } from './duel/duel.openapi';
@@ -132,6 +134,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...roleplayOperations,
     ...progressOperations,
     ...trainingDatasetOperations,
+    ...coachingOperations,
     ...recordsOperations,
     ...proofCardOperations,
     ...communityReviewOperations,
@@ -190,6 +193,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     roleplayRoutes(deps),
     progressRoutes(deps, paid.progress),
     trainingDatasetRoutes(deps, paid.trainingDataset),
+    coachingRoutes(deps),
     recordsRoutes(deps, leaderboard),
     proofCardRoutes(deps, operations),
     communityReviewRoutes(deps),

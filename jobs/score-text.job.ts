@@ -30,7 +30,9 @@ export type JobIdentity =
   | { kind: 'payment'; authorization: string }
   | { kind: 'idempotency-key'; key: string }
   /** A role-play turn: a random id the API draws per attempt (the database records a turn once). */
-  | { kind: 'roleplay-turn'; attempt: string };
+  | { kind: 'roleplay-turn'; attempt: string }
+  /** A coaching drill attempt: the attempt's own id (one counted attempt, one job). */
+  | { kind: 'drill-attempt'; attempt: string };
 
 /** Schema properties of a reply in a job's input (the engine's `text`, `delaySeconds`, `incoming`), shared by the scoring jobs. */
 export const REPLY_INPUT_PROPERTIES = {
@@ -81,6 +83,8 @@ export function jobIdFor(identity: JobIdentity): string {
       return `idem-${digest(identity.key)}`;
     case 'roleplay-turn':
       return `turn-${digest(identity.attempt)}`;
+    case 'drill-attempt':
+      return `drill-${digest(identity.attempt)}`;
   }
 }
 

@@ -57,7 +57,7 @@ export const CARD_TEXTS: Readonly<Record<ProductKey, CardText>> = Object.freeze(
   },
   coaching: {
     task: 'Enroll in a coaching pack: 18 scored drill attempts with prompt-level fixes, and a shareable certificate for clearing every bar.',
-    realisticExample: { wallet_address: EXAMPLE_WALLET, pack_id: 'starter' },
+    realisticExample: { wallet_address: EXAMPLE_WALLET, pack_id: 'warm-replies' },
   },
   bundle: {
     task: 'Buy a prepaid bundle of 1000 basic-score credits (15 percent off list), redeemed with X-BUNDLE-TOKEN instead of a per-call payment.',

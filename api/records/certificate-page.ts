@@ -57,12 +57,11 @@ export function day(iso: string): string {
 }
 
 /**
- * The certificate as a shareable HTML page with Open Graph and Twitter card tags.
- * @param cert - the certificate
- * @returns the HTML document
+ * The head of a shareable certificate page: Open Graph and Twitter card tags and the canonical link.
+ * @param c - title, description, own URL and image URL
+ * @returns the escaped head tags
  */
-export function renderCertificatePage(cert: Certificate): string {
-  const { certificate: c, session: s } = cert;
+export function shareHead(c: { title: string; description: string; url: string; image_url: string }): string {
   const meta = [
     ['property', 'og:type', 'website'],
     ['property', 'og:site_name', 'humanlike'],
@@ -83,7 +82,17 @@ export function renderCertificatePage(cert: Certificate): string {
   ]
     .map(([attr, key, value]) => `<meta ${attr}="${key}" content="${escapeHtml(value)}">`)
     .join('\n');
-  const head = `${meta}\n<link rel="canonical" href="${escapeHtml(c.url)}">`;
+  return `${meta}\n<link rel="canonical" href="${escapeHtml(c.url)}">`;
+}
+
+/**
+ * The certificate as a shareable HTML page with Open Graph and Twitter card tags.
+ * @param cert - the certificate
+ * @returns the HTML document
+ */
+export function renderCertificatePage(cert: Certificate): string {
+  const { certificate: c, session: s } = cert;
+  const head = shareHead(c);
   const rows: Array<[string, string]> = [
     ['Profile', s.profile?.name ?? '-'],
     ['Product', s.tier ? `${s.product} (${s.tier})` : s.product],

@@ -1,7 +1,7 @@
 import type { OperationSpec } from '../http/openapi/operation';
 import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
 import { LEADERBOARD_CACHE_SECONDS } from './leaderboard';
-import { certificateSchema, leaderboardQuerySchema, leaderboardSchema, publicSessionSchema, scoreboardSchema, statsSchema } from './records.schema';
+import { certificateSchema, coachingCertificateSchema, leaderboardQuerySchema, leaderboardSchema, publicSessionSchema, scoreboardSchema, statsSchema } from './records.schema';
 import { RECENT_PASSES } from './scoreboard';
 
 const PRIVACY =
@@ -59,10 +59,15 @@ export const recordsOperations: OperationSpec[] = [
       'the image (og:image, twitter:image) is GET /api/certificate/{tx_hash}/image.png (1200 x 630; most share crawlers ignore SVG), ' +
       'and the same image as SVG is GET /api/certificate/{tx_hash}/image.svg. A certificate exists only for a passed, settled ' +
       'session: an unknown, failed or unscored one, and anything that is no transaction hash, is a 404 certificate_not_found. ' +
-      'EVM hashes are matched in any letter case.',
+      'EVM hashes are matched in any letter case. The same address serves coaching certificates (issue 13): an id ' +
+      '`coaching-<uuid>` (never a transaction hash) names a completed coaching pack, issued when every drill bar and the ' +
+      "pack's average bar are cleared; before that, or for an unknown id, it is a 404 certificate_not_found.",
     tags: ['public'],
     responses: {
-      '200': { description: 'The certificate (JSON), or the certificate page (text/html).', schema: certificateSchema },
+      '200': {
+        description: 'The certificate (JSON), or the certificate page (text/html): a session certificate, or a coaching certificate for a `coaching-<uuid>` id.',
+        schema: { oneOf: [certificateSchema, coachingCertificateSchema] },
+      },
       '404': { description: 'certificate_not_found.', schema: errorBodySchema },
       '500': COMMON_RESPONSES['500'],
     },
@@ -71,7 +76,7 @@ export const recordsOperations: OperationSpec[] = [
     method: 'get',
     path: '/api/certificate/{tx_hash}/image.svg',
     operationId: 'getCertificateImage',
-    summary: "The certificate's share image, image/svg+xml (1200 x 630).",
+    summary: "The certificate's share image, image/svg+xml (1200 x 630); for a session or a coaching certificate.",
     tags: ['public'],
     responses: {
       '200': { description: 'The SVG image.' },

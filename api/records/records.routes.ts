@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { findCoachingCertificate, isCoachingCertificateId } from '../../shared/coaching/certificate';
 import { AppError } from '../../shared/errors';
 import { recordPublicView, type PublicPage } from '../../shared/operators/public-result-views';
 import type { AppContext, AppState } from '../http/context';
@@ -7,6 +8,7 @@ import { validateQuery } from '../http/validate';
 import { renderCertificateImage } from './certificate-image';
 import { renderCertificatePng } from './certificate-png';
 import { buildCertificate, renderCertificatePage } from './certificate-page';
+import { buildCoachingCertificate, renderCoachingCertificateImage, renderCoachingCertificatePage } from './coaching-certificate';
 import { LEADERBOARD_CACHE_SECONDS } from './leaderboard';
 import { leaderboardQuerySchema, type LeaderboardQuery } from './records.schema';
 import { loadScoreboard } from './scoreboard';
@@ -66,7 +68,8 @@ export function recordsRoutes(deps: AppDeps, leaderboard: LeaderboardReader = le
     await countView(ctx, 'result');
   });
 
-  router.get('/api/certificate/:tx_hash', async (ctx: AppContext) => {
+  router.get('/api/certificate/:tx_hash', async (ctx: AppContext, next) => {
+    if (isCoachingCertificateId(String(ctx.params.tx_hash))) return next();
     const txHash = normalizeTxHash(String(ctx.params.tx_hash));
     const session = txHash === undefined ? undefined : await findCertifiedSession(deps.dataSource, txHash);
     if (!txHash || !session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
@@ -87,7 +90,8 @@ export function recordsRoutes(deps: AppDeps, leaderboard: LeaderboardReader = le
     await countView(ctx, 'certificate');
   });
 
-  router.get('/api/certificate/:tx_hash/image.svg', async (ctx: AppContext) => {
+  router.get('/api/certificate/:tx_hash/image.svg', async (ctx: AppContext, next) => {
+    if (isCoachingCertificateId(String(ctx.params.tx_hash))) return next();
     const session = await findCertifiedSession(deps.dataSource, String(ctx.params.tx_hash));
     if (!session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
     ctx.type = 'image/svg+xml; charset=utf-8';
@@ -95,13 +99,48 @@ export function recordsRoutes(deps: AppDeps, leaderboard: LeaderboardReader = le
     ctx.body = renderCertificateImage(session);
   });
 
-  router.get('/api/certificate/:tx_hash/image.png', async (ctx: AppContext) => {
+  router.get('/api/certificate/:tx_hash/image.png', async (ctx: AppContext, next) => {
+    if (isCoachingCertificateId(String(ctx.params.tx_hash))) return next();
     const txHash = normalizeTxHash(String(ctx.params.tx_hash));
     const session = txHash === undefined ? undefined : await findCertifiedSession(deps.dataSource, txHash);
     if (!txHash || !session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
     ctx.type = 'image/png';
     ctx.set('Cache-Control', `public, max-age=${CERTIFICATE_PNG_CACHE_SECONDS}`);
     ctx.body = await certificatePngs.get(txHash, () => renderCertificatePng(renderCertificateImage(session)));
+  });
+
+  // Coaching certificates share the certificate address (the segment is then a `coaching-<uuid>`
+  // id, which never looks like a transaction hash; see shared/coaching/certificate.ts).
+  router.get('/api/certificate/:tx_hash', async (ctx: AppContext) => {
+    const id = String(ctx.params.tx_hash);
+    const record = await findCoachingCertificate(deps.dataSource, id);
+    if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id (the pack is not complete yet, or the id is unknown).');
+    const url = `${origin(ctx)}/api/certificate/${id}`;
+    const cert = buildCoachingCertificate(record, { url, imageUrl: `${url}/image.png` });
+    if (wantsHtml(ctx)) {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = renderCoachingCertificatePage(cert);
+    } else {
+      ctx.body = cert;
+    }
+    await countView(ctx, 'certificate');
+  });
+
+  router.get('/api/certificate/:tx_hash/image.svg', async (ctx: AppContext) => {
+    const record = await findCoachingCertificate(deps.dataSource, String(ctx.params.tx_hash));
+    if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id.');
+    ctx.type = 'image/svg+xml; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = renderCoachingCertificateImage(record);
+  });
+
+  router.get('/api/certificate/:tx_hash/image.png', async (ctx: AppContext) => {
+    const id = String(ctx.params.tx_hash);
+    const record = await findCoachingCertificate(deps.dataSource, id);
+    if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id.');
+    ctx.type = 'image/png';
+    ctx.set('Cache-Control', `public, max-age=${CERTIFICATE_PNG_CACHE_SECONDS}`);
+    ctx.body = await certificatePngs.get(id, () => renderCertificatePng(renderCoachingCertificateImage(record)));
   });
 
   router.get('/api/scoreboard', async (ctx: AppContext) => {

@@ -94,6 +94,47 @@ export const certificateSchema = {
   },
 } as const;
 
+/** GET /api/certificate/coaching-{uuid} as JSON: a completed coaching pack (issue 13). */
+export const coachingCertificateSchema = {
+  type: 'object',
+  required: ['certificate', 'coaching'],
+  properties: {
+    certificate: {
+      type: 'object',
+      required: ['kind', 'title', 'description', 'url', 'image_url'],
+      properties: {
+        kind: { const: 'coaching' },
+        title: { type: 'string' },
+        description: { type: 'string' },
+        url: { type: 'string' },
+        image_url: { type: 'string' },
+      },
+    },
+    coaching: {
+      type: 'object',
+      description: 'Frozen when earned. No secret, no full wallet, no submitted text.',
+      required: ['certificate_id', 'pack_id', 'pack_name', 'wallet', 'drills', 'average_score', 'average_bar', 'attempts_used', 'certified_at'],
+      properties: {
+        certificate_id: { type: 'string', pattern: '^coaching-' },
+        pack_id: { type: 'string' },
+        pack_name: { type: 'string' },
+        wallet: { type: 'string', description: 'First 6 and last 4 characters.' },
+        drills: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { drill_id: { type: 'string' }, title: { type: 'string' }, target_profile: { type: 'string' }, bar: { type: 'number' }, best_score: { type: 'number' } },
+          },
+        },
+        average_score: { type: 'number' },
+        average_bar: { type: 'number' },
+        attempts_used: { type: 'integer' },
+        certified_at: { type: 'string', format: 'date-time' },
+      },
+    },
+  },
+} as const;
+
 /** GET /api/scoreboard as JSON. */
 export const scoreboardSchema = {
   type: 'object',

@@ -17,6 +17,8 @@ const EXPECTED_TABLES = [
   'community_review_ratings',
   'community_review_responses',
   'community_review_sessions',
+  'coaching_attempts',
+  'coaching_enrollments',
   'database_identity',
   'duels',
   'free_callers',

@@ -225,18 +225,13 @@ describe('createApp (no network)', function () {
       for (const m of quotes) expect((await http.get(m.quote!.path)).status, m.quote!.path).to.equal(402);
       expect(body.rewrite_endpoint).to.include({ available: true });
       expect(body.rewrite_endpoint.quote).to.deep.equal({ method: 'GET', path: '/api/rewrite' });
-      for (const m of ['progress_report_endpoint', 'training_dataset_endpoint', 'roleplay_endpoint']) {
+      for (const m of ['progress_report_endpoint', 'training_dataset_endpoint', 'roleplay_endpoint', 'coaching_endpoint']) {
         expect(body[m], m).to.include({ available: true });
         expect(body[m].quote, m).to.deep.equal({ method: 'GET', path: body[m].path });
       }
       expect(body.duel_endpoint).to.include({ available: true });
       expect(body.duel_endpoint.quote).to.deep.equal({ method: 'GET', path: '/api/duel' });
       expect(body.roleplay_endpoint.join).to.include({ path: '/api/roleplay/join', available: true, price_usdc_units: 0 });
-      for (const m of ['coaching_endpoint']) {
-        expect(body[m], m).to.include({ available: false });
-        expect(body[m], m).not.to.have.property('quote');
-        expect((await http.get(body[m].path)).status, body[m].path).to.equal(404);
-      }
       expect(body.card_credit_packs.catalog).to.include({ path: '/api/card/packs', available: false });
       expect(body.embedded_check_endpoint).to.include({ path: '/api/embed/check', available: false });
     });

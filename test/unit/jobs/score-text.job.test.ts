@@ -15,6 +15,7 @@ describe('jobIdFor', function () {
       jobIdFor({ kind: 'free-score', round: '12345' }),
       jobIdFor({ kind: 'payment', authorization: '0x12:34:56' }),
       jobIdFor({ kind: 'idempotency-key', key: '12345' }),
+      jobIdFor({ kind: 'drill-attempt', attempt: '12345' }),
     ]) {
       expect(id).not.to.contain(':');
       expect(id).not.to.match(/^\d+$/);
@@ -24,5 +25,6 @@ describe('jobIdFor', function () {
   it('hashes opaque keys, so a caller cannot pick another request’s id', function () {
     expect(jobIdFor({ kind: 'idempotency-key', key: 'k' })).to.match(/^idem-[0-9a-f]{40}$/);
     expect(jobIdFor({ kind: 'idempotency-key', key: 'k' })).not.to.equal(jobIdFor({ kind: 'payment', authorization: 'k' }));
+    expect(jobIdFor({ kind: 'drill-attempt', attempt: 'k' })).to.match(/^drill-[0-9a-f]{40}$/);
   });
 });
