@@ -289,13 +289,17 @@ describe('coaching (real stack: x402 on the development chain, scoring queue and
       expect(html.headers['content-type']).to.match(/^text\/html/);
       const meta = shareMeta(html.text);
       expect(meta['og:url']).to.equal(certificate!.url);
-      expect(meta['og:image']).to.equal(`${certificate!.url}/image.svg`);
+      expect(meta['og:image']).to.equal(`${certificate!.url}/image.png`);
       expect(meta['og:title']).to.include(pack.name);
       expect(meta['twitter:card']).to.equal('summary_large_image');
       const image = await paid.stack.http.get(`/api/certificate/${certificate!.certificate_id}/image.svg`);
       expect(image.status).to.equal(200);
       expect(image.headers['content-type']).to.match(/^image\/svg\+xml/);
       expect(String(image.text ?? image.body)).to.include('<svg');
+      const png = await paid.stack.http.get(`/api/certificate/${certificate!.certificate_id}/image.png`).buffer(true);
+      expect(png.status).to.equal(200);
+      expect(png.headers['content-type']).to.equal('image/png');
+      expect((png.body as Buffer).subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
 
       for (const page of [JSON.stringify(json.body), html.text, String(image.text ?? image.body)]) {
         expect(page).not.to.include(secret);
