@@ -42,8 +42,9 @@ export function toolResource(name: string): PaidResource {
  * @throws AppError as the pipeline throws (the catalog turns it into an isError result)
  */
 export async function payTool(deps: AppDeps, paid: PaidProduct, args: unknown, call: PaidToolCall): Promise<CallToolResult> {
-  const { request, work } = await paid.prepare(args, call);
   const payment = call.meta[MCP_PAYMENT_META_KEY];
+  const carried = typeof payment === 'string' || (typeof payment === 'object' && payment !== null) ? payment : undefined;
+  const { request, work } = await paid.prepare(args, { ...call, x402Payment: carried });
   const bundleToken = call.meta[MCP_BUNDLE_TOKEN_META_KEY];
   const exchange: PaymentExchange = {
     resource: toolResource(paid.product.id),
