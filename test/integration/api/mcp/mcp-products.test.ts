@@ -235,6 +235,7 @@ describe('every paid product over MCP (official SDK client): duel, role-play, bu
     expect(body).to.include({ x402Version: 2, error: 'settlement_failed' });
     expect(body.accepts[0]).to.include({ amount: required.accepts[0].amount });
     for (const output of ['result_id', 'score', 'tier']) expect(body).to.not.have.property(output);
+    expect(refused._meta?.['x402/payment-response']).to.include({ success: false, errorReason: 'invalid_exact_evm_insufficient_balance' });
     expect(await paid.balanceOf(e.address)).to.equal(balance);
     expect(await paid.count('ledger_sessions')).to.equal(ledgerBefore);
   });
