@@ -14,7 +14,9 @@ import { coachingRoutes } from './coaching/coaching.routes';
 import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
 import { duelOperations } from './duel/duel.openapi';
+import { duelProduct } from './duel/duel.product';
 import { duelRoutes } from './duel/duel.routes';
+import { duelTools } from './duel/duel.tools';
 import { bazaarExtensions } from './discovery/bazaar';
 import { discoveryOperations } from './discovery/discovery.openapi';
 import { discoveryRoutes } from './discovery/discovery.routes';
@@ -57,7 +59,9 @@ import { referralOperations } from './referrals/referrals.openapi';
 import { referralRoutes } from './referrals/referrals.routes';
 import { rewriteOperations } from './rewrite/rewrite.openapi';
 import { roleplayOperations } from './roleplay/roleplay.openapi';
+import { roleplayProduct } from './roleplay/roleplay.product';
 import { roleplayRoutes } from './roleplay/roleplay.routes';
+import { roleplayTools } from './roleplay/roleplay.tools';
 import { rewriteProduct } from './rewrite/rewrite.product';
 import { rewriteRoutes } from './rewrite/rewrite.routes';
 import { scriptCheckOperations } from './script-check/script-check.openapi';
@@ -168,13 +172,15 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     scriptCheck: scriptCheckProduct(deps),
     bundle: bundleProduct(deps),
     stressTest: stressTestProduct(deps, deps.stress),
+    duel: duelProduct(deps),
     rewrite: rewriteProduct(deps),
+    roleplay: roleplayProduct(deps),
     progress: progressProduct(deps),
     trainingDataset: trainingDatasetProduct(deps),
   };
   const pricing = pricingManifestReader(deps, served);
   const leaderboard = leaderboardReader(deps);
-  const agentTools = [profilesTool, freeScoreTool(deps), pricingTool(pricing), ...recordsTools(deps, leaderboard)];
+  const agentTools = [profilesTool, freeScoreTool(deps), pricingTool(pricing), ...recordsTools(deps, leaderboard), ...duelTools(deps), ...roleplayTools(deps)];
   const families = [
     healthRoutes(deps),
     pricingRoutes(deps, served, pricing),
@@ -188,9 +194,9 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     feedRoutes(deps),
     wishlistRoutes(deps),
     stressTestRoutes(deps, deps.stress, paid.stressTest),
-    duelRoutes(deps),
+    duelRoutes(deps, paid.duel),
     rewriteRoutes(deps, paid.rewrite),
-    roleplayRoutes(deps),
+    roleplayRoutes(deps, paid.roleplay),
     progressRoutes(deps, paid.progress),
     trainingDatasetRoutes(deps, paid.trainingDataset),
     coachingRoutes(deps),

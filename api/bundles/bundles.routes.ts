@@ -31,7 +31,7 @@ export function bundleRoutes(deps: AppDeps, paid: PaidProduct = bundleProduct(de
   });
 
   router.post(paid.product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx));
+    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
     await pay(ctx, deps, request, work);
   });
 

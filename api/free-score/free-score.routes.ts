@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
+import { agentCallOf } from '../http/agent-tool';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import type { CorpusScoreWriter } from './corpus-scores';
@@ -19,7 +20,7 @@ export function scoreRoutes(deps: AppDeps & { corpusScores: CorpusScoreWriter })
     '/api/score',
     validateBody(scoreRequestSchema, { refine: refineFreeScore }),
     async (ctx: AppContext) => {
-      ctx.body = await freeScoreAnswer(deps, ctx.state.body as ScoreRequest, { reqId: ctx.state.reqId, log: ctx.state.log, ip: ctx.ip, canary: ctx.state.canary === true });
+      ctx.body = await freeScoreAnswer(deps, ctx.state.body as ScoreRequest, agentCallOf(ctx, deps));
     },
   );
 

@@ -1,5 +1,7 @@
 import type { FieldProblem } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import type { AppContext } from './context';
+import type { AppDeps } from './deps';
 
 /** The caller of a free agent tool: the same identity the HTTP route would see. */
 export interface AgentCall {
@@ -9,6 +11,8 @@ export interface AgentCall {
   ip: string;
   /** Canary traffic (an operator credential on the carrying request; `api/http/canary.ts`). */
   canary: boolean;
+  /** The absolute public URL of a path of this service (links a result shows, as on HTTP). */
+  publicUrl(path: string): string;
 }
 
 /**
@@ -34,4 +38,21 @@ export interface AgentTool {
    * @throws AppError as the HTTP route would
    */
   run(args: unknown, call: AgentCall): Promise<Record<string, unknown>>;
+}
+
+/**
+ * The caller of an HTTP request (a route that runs a tool's code, or the MCP POST carrying calls).
+ * @param ctx - Koa context
+ * @param deps - app dependencies (the configured public origin)
+ * @returns the call
+ */
+export function agentCallOf(ctx: AppContext, deps: Pick<AppDeps, 'config'>): AgentCall {
+  return {
+    reqId: ctx.state.reqId,
+    log: ctx.state.log,
+    ip: ctx.ip,
+    canary: ctx.state.canary === true,
+    // As the payment kit's resourceUrlFor: the configured public origin, else the request's own (never its Origin header).
+    publicUrl: (path) => `${deps.config.payments.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`}${path}`,
+  };
 }

@@ -8,7 +8,8 @@ export const MCP_SERVER_INFO = Object.freeze({ name: 'humanlike', title: 'humanl
 
 const INSTRUCTIONS =
   'Scores an AI agent reply for how human it reads, against 28 human personality profiles. ' +
-  'Free: list-profiles, score (3 lifetime free scores per caller, data_consent: true required), pricing, quote, leaderboard, result, stats. ' +
+  'Free: list-profiles, score (3 lifetime free scores per caller, data_consent: true required), pricing, quote, leaderboard, result, stats, ' +
+  'duel-prompts, duel-open, duel-state, roleplay-open, roleplay-feelings, roleplay-join, roleplay-turn, roleplay-room (pass your session_secret as an argument). ' +
   'Paid tools use x402: call without payment to get the PaymentRequired object, sign its first accepts entry (EIP-3009, USDC) ' +
   'and call again with the same arguments and the PaymentPayload in _meta["x402/payment"]. wallet_address must be the signer.';
 

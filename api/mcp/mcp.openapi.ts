@@ -42,13 +42,17 @@ export const mcpOperations: OperationSpec[] = [
       'One JSON-RPC message per POST (Content-Type: application/json; Accept must list application/json and text/event-stream; ' +
       'MCP-Protocol-Version as the MCP spec says). No session: no Mcp-Session-Id is issued, any request may come without initialize. ' +
       'Tools: list-profiles, score (the free tier, same consent and cap rules as POST /api/score), pricing, quote, leaderboard, result, ' +
-      'stats, and one tool per paid catalog product named by its id (simulate, script-check, bundle, stress-test, rewrite, progress, ' +
-      'training-dataset), whose input schema is the request body schema of its POST path. Payments follow the x402 MCP transport: a ' +
+      'stats, duel-prompts, duel-open, duel-state (the duel\'s free reads), roleplay-open, roleplay-feelings, roleplay-join, roleplay-turn, ' +
+      'roleplay-room (role-play\'s free operations; the session secret is the session_secret argument instead of the X-ROLEPLAY-SECRET ' +
+      'header, and roleplay-join\'s result carries the joiner\'s secret once, as the HTTP body does), and one tool per paid catalog product ' +
+      'named by its id (simulate, duel, script-check, roleplay, bundle, stress-test, rewrite, progress, training-dataset), whose input ' +
+      'schema is the request body schema of its POST path. Payments follow the x402 MCP transport: a ' +
       'paid tool called without payment returns a result with isError: true whose structuredContent is the PaymentRequired object (the ' +
       'same body as the HTTP 402, resource.url mcp://tool/<name>); call again with the same arguments and the PaymentPayload object in ' +
       'params._meta["x402/payment"] (resource.url must be mcp://tool/<name>); the result then carries the SettleResponse in ' +
       '_meta["x402/payment-response"] (and _meta["humanlike/payment-replayed"]: true when it replays an earlier delivery). A refused ' +
-      'settlement returns the PaymentRequired result again and no output. A basic simulate may instead carry a bundle token in ' +
+      'settlement returns the PaymentRequired result again and no output, its SettleResponse (success: false) in ' +
+      '_meta["x402/payment-response"]. A basic simulate may instead carry a bundle token in ' +
       'params._meta["humanlike/bundle-token"]. Reservation, replay, 409, ledger, live feed and receipts are those of the HTTP routes. ' +
       'Tool failures (validation, refusals) are isError results whose structuredContent is the HTTP error body plus error.status. ' +
       'A browser Origin other than the public base URL and MCP_ALLOWED_ORIGINS is refused with 403.',

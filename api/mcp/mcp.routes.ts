@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { AgentTool } from '../http/agent-tool';
+import { agentCallOf, type AgentTool } from '../http/agent-tool';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import type { PaidProduct } from '../payments/paid-product';
@@ -53,7 +53,7 @@ export function mcpRoutes(deps: AppDeps, tools: { paid: readonly PaidProduct[]; 
       ctx.body = jsonRpcError(read.code, read.message);
       return;
     }
-    const server = createMcpServer(catalog, { reqId: ctx.state.reqId, log: ctx.state.log, ip: ctx.ip, canary: ctx.state.canary === true, header: (name) => ctx.get(name) });
+    const server = createMcpServer(catalog, { ...agentCallOf(ctx, deps), header: (name) => ctx.get(name) });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);

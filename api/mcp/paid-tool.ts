@@ -32,7 +32,8 @@ export function toolResource(name: string): PaidResource {
  * carries); the paid retry carries the PaymentPayload in `_meta["x402/payment"]` (or a bundle
  * token in `_meta["humanlike/bundle-token"]` where the product takes one); the delivery carries
  * the SettleResponse in `_meta["x402/payment-response"]`. A refused settlement answers the
- * PaymentRequired result and withholds the output. Reservation, replay, 409, ledger, feed and
+ * PaymentRequired result (with its success: false SettleResponse in the same `_meta` key) and
+ * withholds the output. Reservation, replay, 409, ledger, feed and
  * receipts are the pipeline's, as on HTTP.
  * @param deps - app dependencies
  * @param paid - the product
@@ -42,8 +43,9 @@ export function toolResource(name: string): PaidResource {
  * @throws AppError as the pipeline throws (the catalog turns it into an isError result)
  */
 export async function payTool(deps: AppDeps, paid: PaidProduct, args: unknown, call: PaidToolCall): Promise<CallToolResult> {
-  const { request, work } = await paid.prepare(args, call);
   const payment = call.meta[MCP_PAYMENT_META_KEY];
+  const carried = typeof payment === 'string' || (typeof payment === 'object' && payment !== null) ? payment : undefined;
+  const { request, work } = await paid.prepare(args, { ...call, x402Payment: carried });
   const bundleToken = call.meta[MCP_BUNDLE_TOKEN_META_KEY];
   const exchange: PaymentExchange = {
     resource: toolResource(paid.product.id),
@@ -63,7 +65,9 @@ export async function payTool(deps: AppDeps, paid: PaidProduct, args: unknown, c
     const body = outcome.challenge.body;
     // The pipeline's message tells HTTP callers to use PAYMENT-SIGNATURE; say where MCP puts it.
     const message = body.error === 'payment_required' ? HOW_TO_PAY_OVER_MCP : body.message;
-    return jsonResult({ ...body, ...(message === undefined ? {} : { message }) }, { isError: true });
+    // A refused settlement's SettleResponse (success: false) rides along, as PAYMENT-RESPONSE does on the HTTP 402.
+    const meta = outcome.receipt ? { meta: { [MCP_PAYMENT_RESPONSE_META_KEY]: outcome.receipt } } : {};
+    return jsonResult({ ...body, ...(message === undefined ? {} : { message }) }, { isError: true, ...meta });
   }
   const body = paid.presentForAgent ? await paid.presentForAgent(outcome.body, args) : outcome.body;
   const meta: Record<string, unknown> = {};

@@ -13,6 +13,17 @@ export interface PaidCall {
    * per-call proofs (a bundle claim) are not carried there.
    */
   header(name: string): string;
+  /**
+   * The x402 v2 payment the call carries, undecoded: the PAYMENT-SIGNATURE header over HTTP, the
+   * PaymentPayload in `_meta["x402/payment"]` over MCP. For products whose refusals depend on state
+   * their own delivery changed (a duel's join): a retry of a reserved payment is recognised by it.
+   */
+  x402Payment?: string | object;
+  /**
+   * The absolute public URL of a path of this service (`PUBLIC_BASE_URL`, or the carrying request's
+   * own origin), for links a delivery shows (a duel's challenge_url).
+   */
+  publicUrl(path: string): string;
 }
 
 /** What a validated request buys: the pipeline's request (charge, wallet, hash) and the work. */

@@ -155,8 +155,15 @@ function methodNotAccepted(method: PaymentMethod, request: PaidRequest): AppErro
 /**
  * The call of an HTTP request, as a paid product's `prepare` takes it.
  * @param ctx - Koa context
- * @returns request id, logger and header reader
+ * @param deps - app dependencies (the configured public origin)
+ * @returns request id, logger, header reader, the x402 payment, public URLs
  */
-export function paidCallOf(ctx: AppContext): PaidCall {
-  return { reqId: ctx.state.reqId, log: ctx.state.log, header: (name) => ctx.get(name) };
+export function paidCallOf(ctx: AppContext, deps: AppDeps): PaidCall {
+  return {
+    reqId: ctx.state.reqId,
+    log: ctx.state.log,
+    header: (name) => ctx.get(name),
+    x402Payment: ctx.get('payment-signature') || undefined,
+    publicUrl: (path) => resourceUrlFor(deps.config.payments, { protocol: ctx.protocol, host: ctx.host, path }),
+  };
 }

@@ -23,7 +23,7 @@ export function progressRoutes(deps: AppDeps & { exports: ExportsQueue }, paid: 
   });
 
   router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx));
+    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
     await pay(ctx, deps, request, work);
   });
 

@@ -22,7 +22,7 @@ export function rewriteRoutes(deps: AppDeps, paid: PaidProduct = rewriteProduct(
   });
 
   router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx));
+    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
     await pay(ctx, deps, request, work);
   });
 

@@ -23,7 +23,7 @@ export function scriptCheckRoutes(deps: AppDeps, paid: PaidProduct = scriptCheck
   });
 
   router.post(product.path, validateBody(paid.requestSchema, { refine: paid.refine }), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx));
+    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
     await pay(ctx, deps, request, work);
   });
 

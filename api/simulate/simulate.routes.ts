@@ -24,7 +24,7 @@ export function simulateRoutes(deps: AppDeps, paid: PaidProduct = simulateProduc
   });
 
   router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx));
+    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
     await pay(ctx, deps, request, work);
   });
 

@@ -26,7 +26,7 @@ export function stressTestRoutes(deps: AppDeps, stress: StressQueue, paid: PaidP
   });
 
   router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx));
+    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
     await pay(ctx, deps, request, work);
   });
 

@@ -25,7 +25,7 @@ export function trainingDatasetRoutes(deps: AppDeps & { exports: ExportsQueue },
   });
 
   router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx));
+    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
     await pay(ctx, deps, request, work);
     if (ctx.status !== 200) return;
     ctx.type = 'application/jsonl; charset=utf-8';
