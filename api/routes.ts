@@ -10,7 +10,9 @@ import { bundleRoutes } from './bundles/bundles.routes';
 import { communityReviewOperations } from './community-review/community-review.openapi';
 import { communityReviewRoutes } from './community-review/community-review.routes';
 import { coachingOperations } from './coaching/coaching.openapi';
+import { coachingProduct } from './coaching/coaching.product';
 import { coachingRoutes } from './coaching/coaching.routes';
+import { coachingTools } from './coaching/coaching.tools';
 import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
 import { duelOperations } from './duel/duel.openapi';
@@ -175,12 +177,13 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     duel: duelProduct(deps),
     rewrite: rewriteProduct(deps),
     roleplay: roleplayProduct(deps),
+    coaching: coachingProduct(deps),
     progress: progressProduct(deps),
     trainingDataset: trainingDatasetProduct(deps),
   };
   const pricing = pricingManifestReader(deps, served);
   const leaderboard = leaderboardReader(deps);
-  const agentTools = [profilesTool, freeScoreTool(deps), pricingTool(pricing), ...recordsTools(deps, leaderboard), ...duelTools(deps), ...roleplayTools(deps)];
+  const agentTools = [profilesTool, freeScoreTool(deps), pricingTool(pricing), ...recordsTools(deps, leaderboard), ...duelTools(deps), ...roleplayTools(deps), ...coachingTools];
   const families = [
     healthRoutes(deps),
     pricingRoutes(deps, served, pricing),
@@ -199,7 +202,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     roleplayRoutes(deps, paid.roleplay),
     progressRoutes(deps, paid.progress),
     trainingDatasetRoutes(deps, paid.trainingDataset),
-    coachingRoutes(deps),
+    coachingRoutes(deps, paid.coaching),
     recordsRoutes(deps, leaderboard),
     proofCardRoutes(deps, operations),
     communityReviewRoutes(deps),

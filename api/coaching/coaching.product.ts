@@ -1,0 +1,69 @@
+import { findPack } from '../../shared/coaching/packs';
+import { canonicalHash } from '../../shared/payments/canonical-hash';
+import { PRODUCTS, PRODUCT_TERMS } from '../../shared/products';
+import type { AppDeps } from '../http/deps';
+import { quoteFor } from '../payments/loyalty';
+import type { PaidProduct } from '../payments/paid-product';
+import type { DeliveryExtras } from '../payments/paid-work';
+import { COACHING_CLAIM_HEADER, isPayerClaim } from './coaching-claim';
+import { hashCoachingSecret, newCoachingSecret } from './coaching-secret';
+import { enrollRequestSchema, type EnrollRequest } from './coaching.schema';
+import { createEnrollment, replaceSecret, setSecretOnce } from './enrollment-store';
+import { SECRET_PENDING_NOTE, SECRET_REISSUED_NOTE, SECRET_SHOWN_NOTE, presentEnrollment } from './present-coaching';
+
+/**
+ * A coaching enrollment as every transport sells it (the HTTP route and the MCP `coaching` tool).
+ * The drill secret goes, once, to the delivery that made the payment, and a new one (replacing it)
+ * to a retry that proves it comes from the payer (X-COACHING-CLAIM on the carrying request); never
+ * to a replay rebuilt from the public chain (as bundle tokens). Only its hash is stored.
+ * @param deps - app dependencies
+ * @returns the paid product
+ */
+export function coachingProduct(deps: AppDeps): PaidProduct {
+  const product = PRODUCTS.coaching;
+  const { dataSource } = deps;
+  return {
+    product,
+    requestSchema: enrollRequestSchema,
+    quote: ({ wallet_address }) => quoteFor(dataSource, product, undefined, wallet_address),
+    async prepare(sent, call) {
+      const body = sent as EnrollRequest;
+      const pack = findPack(body.pack_id);
+      if (!pack) throw new Error(`pack ${body.pack_id} passed validation but is not in the catalog`);
+      const charge = await quoteFor(dataSource, product, undefined, body.wallet_address);
+      const claim = call.header(COACHING_CLAIM_HEADER);
+      const onDelivery: DeliveryExtras = async (authorization, delivery) => {
+        const secret = newCoachingSecret();
+        if (delivery.first) {
+          return (await setSecretOnce(dataSource, authorization.id, hashCoachingSecret(secret))) ? { secret, secret_note: SECRET_SHOWN_NOTE } : {};
+        }
+        if (!(await isPayerClaim(authorization, claim, deps.config.payments.evmRpcUrl))) return {};
+        return (await replaceSecret(dataSource, authorization.id, hashCoachingSecret(secret))) ? { secret, secret_note: SECRET_REISSUED_NOTE } : {};
+      };
+      return {
+        request: {
+          charge,
+          wallet: body.wallet_address,
+          requestHash: canonicalHash({ path: product.path, body }),
+          onDelivery,
+          nonFinalNote: { secret_note: SECRET_PENDING_NOTE },
+        },
+        async work(paid) {
+          if (paid.authorizationId === null) throw new Error('coaching is bought per call only');
+          const enrollment = await createEnrollment(dataSource, {
+            wallet: paid.payer,
+            packId: pack.id,
+            attempts: PRODUCT_TERMS.coachingAttempts,
+            authorizationId: paid.authorizationId,
+          });
+          return {
+            response: presentEnrollment(enrollment, pack, paid.resultId),
+            // An enrollment scores nothing itself: the ledger row has no profile or score.
+            summary: { profile: null, score: null, passed: null, scorerVersion: 'none' },
+            calibrationText: null,
+          };
+        },
+      };
+    },
+  };
+}
