@@ -231,7 +231,13 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
   return { raw, confidence, spans };
 }
 
-function shrink(r: RawHumanLikenessFeatures, priors: Record<string, number>): HumanLikenessFeatures {
+/**
+ * Pulls each raw value toward its human-typical prior in proportion to the missing evidence.
+ * @param r - raw features and confidences
+ * @param priors - human-typical values
+ * @returns feature values by name
+ */
+export function shrinkFeatures(r: RawHumanLikenessFeatures, priors: Record<string, number>): HumanLikenessFeatures {
   const out: HumanLikenessFeatures = {};
   for (const k of Object.keys(r.raw)) {
     const prior = priors[k] ?? r.raw[k];
@@ -249,7 +255,18 @@ function shrink(r: RawHumanLikenessFeatures, priors: Record<string, number>): Hu
  * @returns feature values by name
  */
 export function humanLikenessFeatures(a: Analysis, signals: readonly SignalHit[], priors: Record<string, number> = MODEL.priors): HumanLikenessFeatures {
-  return shrink(rawHumanLikenessFeatures(a, signals), priors);
+  return shrinkFeatures(rawHumanLikenessFeatures(a, signals), priors);
+}
+
+/**
+ * The probability of "human" a given model assigns to measured features, before the disclosure cap
+ * (the eval's refits use it; the engine uses the stored model).
+ * @param model - a fitted model
+ * @param r - raw features of the text
+ * @returns probability in 0..1
+ */
+export function predictHumanLikeness(model: HumanLikenessModel, r: RawHumanLikenessFeatures): number {
+  return sigmoid(linearPredict(model, shrinkFeatures(r, model.priors)).value);
 }
 
 /**
@@ -264,7 +281,7 @@ export function humanLikenessFeatures(a: Analysis, signals: readonly SignalHit[]
  */
 export function measureTextHumanLikeness(a: Analysis, signals: readonly SignalHit[], evidence = true): DimensionMeasure {
   const r = rawHumanLikenessFeatures(a, signals, evidence);
-  const x = shrink(r, MODEL.priors);
+  const x = shrinkFeatures(r, MODEL.priors);
   const { value: eta, contributions: terms } = linearPredict(MODEL, x);
   const p = sigmoid(eta);
   const disclosure = signals.find((s) => s.id === 'ai-self-disclosure');
