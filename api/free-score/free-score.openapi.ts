@@ -94,7 +94,7 @@ export function scoreOperations(freeTier: AppConfig['freeTier']): OperationSpec[
         '415': { description: 'unsupported_media_type: send application/json.', schema: errorBodySchema },
         '422': {
           description:
-            'validation_failed, data_consent_required (data_consent missing or not true), invalid_json, or a scorer refusal; fields are listed with their JSON paths.',
+            'validation_failed, data_consent_required (data_consent missing or not true), invalid_json, unsupported_language (the reply is confidently not English; no round is used), or a scorer refusal; fields are listed with their JSON paths.',
           schema: COMMON_RESPONSES['422'].schema,
         },
         '429': { description: `free_cap_reached: the ${freeTier.scoreLimit} lifetime free scores are used.`, schema: upgradeErrorSchema },

@@ -7,6 +7,7 @@ import * as formality from './formality.eval';
 import * as empathy from './empathy.eval';
 import * as directness from './directness.eval';
 import * as hesitation from './hesitation.eval';
+import * as language from './language.eval';
 import { DEV_DATA_DIR } from '../lib/dev-data';
 import { SCORER_VERSION } from '../../shared/scoring';
 
@@ -16,6 +17,7 @@ const SECTIONS: [string, { evaluate(): Promise<EvalRow[]> }][] = [
   ['empathy', empathy],
   ['directness', directness],
   ['hesitation', hesitation],
+  ['language', language],
 ];
 
 function cell(s: string, n: number): string {

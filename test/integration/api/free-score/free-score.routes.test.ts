@@ -205,6 +205,21 @@ describe('POST /api/score (free tier)', function () {
     expect(await callerRow(stack, '203.0.113.70')).to.equal(undefined);
   });
 
+  it('refuses a confidently non-English reply with 422 unsupported_language and consumes nothing', async function () {
+    const res = await score(stack, '203.0.113.73', {
+      data_consent: true,
+      proposed_text: 'Lo siento muchísimo, debe ser muy difícil para ti. Estoy aquí contigo si quieres hablar esta noche.',
+      target_profile: 'grief-support-peer',
+    });
+    expect(res.status).to.equal(422);
+    expect(res.body.error.code).to.equal('unsupported_language');
+    expect(res.body.error.message).to.match(/Spanish \(es\).*English only/);
+    expect(res.body.error.details.fields).to.deep.equal([{ path: '/proposed_text', rule: 'unsupported_language', message: res.body.error.message }]);
+    expect(await callerRow(stack, '203.0.113.73')).to.equal(undefined);
+    const short = await score(stack, '203.0.113.73', { data_consent: true, proposed_text: 'gracias!', target_profile: 'warm-casual-texter' });
+    expect(short.status, 'a text too short to tell is scored').to.equal(200);
+  });
+
   it('relays the scorer refusal across the queue as a 422 and gives the round back', async function () {
     // 15,000 emoji pass the schema (code points) but are 30,000 UTF-16 units, over the scorer's limit.
     const res = await score(stack, '203.0.113.72', { data_consent: true, proposed_text: '\u{1F600}'.repeat(15_000) });
