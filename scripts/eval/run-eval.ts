@@ -8,6 +8,7 @@ import * as empathy from './empathy.eval';
 import * as directness from './directness.eval';
 import * as hesitation from './hesitation.eval';
 import * as language from './language.eval';
+import * as advice from './advice.eval';
 import { DEV_DATA_DIR } from '../lib/dev-data';
 import { SCORER_VERSION } from '../../shared/scoring';
 
@@ -18,6 +19,7 @@ const SECTIONS: [string, { evaluate(): Promise<EvalRow[]> }][] = [
   ['directness', directness],
   ['hesitation', hesitation],
   ['language', language],
+  ['advice', advice],
 ];
 
 function cell(s: string, n: number): string {

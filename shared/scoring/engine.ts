@@ -250,7 +250,18 @@ function present(m: Measured, v: Verdict, deep: boolean): ProfileResult {
     machine_penalty: round(v.penalty),
     dimensions,
     signals: v.signals.map(toSignalResult),
-    advice: advise({ profile: v.profile, reply: m.reply, dimensions: v.dimensions, timing: v.timing, signals: v.signals, styleFit: v.styleFit, penalty: v.penalty, deep }),
+    advice: advise({
+      profile: v.profile,
+      reply: m.reply,
+      dimensions: v.dimensions,
+      timing: v.timing,
+      signals: v.signals,
+      styleFit: v.styleFit,
+      penalty: v.penalty,
+      deep,
+      mechanisms: m.dims.empathy.mechanisms,
+      emotionalLoad: m.emotionalLoad,
+    }),
   };
 }
 
