@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../shared/config';
 import { PRODUCTS } from '../../shared/products';
 import type { OperationSpec } from '../http/openapi/operation';
-import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
+import { COMMON_RESPONSES, TARGETS_SCHEMA, errorBodySchema } from '../http/responses.schema';
 import { scoreRequestSchema } from './free-score.schema';
 
 const freeScoreResponseSchema = {
@@ -19,6 +19,7 @@ const freeScoreResponseSchema = {
         eq_score: { type: ['number', 'null'], minimum: 0, maximum: 100 },
         passed: { type: ['boolean', 'null'] },
         dimensions: { type: ['object', 'null'] },
+        targets: { oneOf: [TARGETS_SCHEMA, { type: 'null' }] },
         signals: { type: 'array', items: { type: 'object' } },
         suggested_prompt_addition: { type: ['string', 'null'] },
         improvement: { type: ['string', 'null'] },

@@ -1,5 +1,5 @@
 import { predictHumanLikeness, type HumanLikenessModel } from '../../shared/scoring/human-likeness';
-import { fitHumanLikenessOn, humanLikenessTexts, measureTexts, type LabelledText, type MeasuredText } from '../fit/fit-human-likeness';
+import { fitHumanLikenessOn, humanLikenessTexts, isChatModelPair, measureTexts, type LabelledText, type MeasuredText } from '../fit/fit-human-likeness';
 import { foldOf } from '../lib/dev-data';
 import { auroc } from '../lib/stats';
 import { atLeast, atMost, info, type EvalRow } from './eval-row';
@@ -80,7 +80,7 @@ function unique(xs: readonly string[]): string[] {
 
 /**
  * Out-of-domain figures first: for each genre (and each generator family) the model is refitted
- * without it and scored on it, on full texts, on length-matched pairs and within length bins, and
+ * without it (on chat-model pairs only, as the shipped fit; the base-model family is always unseen) and scored on it, on full texts, on length-matched pairs and within length bins, and
  * the human texts it calls machine are counted per genre. The in-domain figures (the stored fit's
  * folds 1-4 refitted here, scored on fold 0 of every set) follow for comparison.
  * @returns the eval rows (out of domain first)
@@ -96,7 +96,7 @@ export async function evaluate(): Promise<EvalRow[]> {
   const oodAll: Prediction[] = [];
   const oodMatched: Prediction[] = [];
   for (const genre of genres) {
-    const model = fitHumanLikenessOn(measured.filter((m) => m.t.genre !== genre), `all but ${genre}`);
+    const model = fitHumanLikenessOn(measured.filter((m) => m.t.genre !== genre && isChatModelPair(m.t)), `all but ${genre}`);
     const held = predict(model, measured.filter((m) => m.t.genre === genre));
     const heldMatched = predict(model, matched.filter((m) => m.t.genre === genre));
     oodAll.push(...held);
@@ -118,7 +118,7 @@ export async function evaluate(): Promise<EvalRow[]> {
     atMost('OOD false flags on human text, worst genre', 'leave-one-genre-out', falseFlags(oodAll).n, Math.max(...genres.map((g) => falseFlags(oodAll.filter((x) => x.m.t.genre === g)).value)), FALSE_FLAG_BAR),
   ];
   for (const family of families) {
-    const model = fitHumanLikenessOn(measured.filter((m) => m.t.family !== family), `all but ${family}`);
+    const model = fitHumanLikenessOn(measured.filter((m) => m.t.family !== family && isChatModelPair(m.t)), `all but ${family}`);
     const held = predict(model, measured.filter((m) => m.t.family === family));
     const heldMatched = predict(model, matched.filter((m) => m.t.family === family));
     summary.push(info(`OOD ${METRIC}`, `leave generator out: ${family}`, held.length, aurocOf(held)));
@@ -127,7 +127,7 @@ export async function evaluate(): Promise<EvalRow[]> {
 
   // In domain: fitted on folds 1-4 of everything, scored on fold 0 of each genre.
   const inDomain: EvalRow[] = [];
-  const model = fitHumanLikenessOn(measured.filter((m) => foldOf(m.t.id) !== 0), 'folds 1-4');
+  const model = fitHumanLikenessOn(measured.filter((m) => foldOf(m.t.id) !== 0 && isChatModelPair(m.t)), 'folds 1-4');
   const fold0 = predict(model, measured.filter((m) => foldOf(m.t.id) === 0));
   const fold0Matched = predict(model, matched.filter((m) => foldOf(m.t.id) === 0));
   inDomain.push(info(`in-domain ${METRIC}`, 'fold 0, all genres', fold0.length, aurocOf(fold0)));

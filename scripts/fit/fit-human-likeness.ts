@@ -38,6 +38,9 @@ export const FEATURE_DIRECTION: Record<string, 1 | -1> = {
   quotes: 1,
   digits: 1,
   plainDashes: 1,
+  machineWords: -1,
+  conversationalOpeners: 1,
+  fragments: 1,
 };
 
 /**
@@ -151,8 +154,19 @@ export function measureTexts(texts: readonly LabelledText[]): MeasuredText[] {
  * @returns the model ready to store
  */
 export function fitHumanLikeness(): HumanLikenessModel {
-  const train = measureTexts(humanLikenessTexts().filter((t) => foldOf(t.id) !== 0));
-  return fitHumanLikenessOn(train, `folds 1-4 of all human-likeness dev sets, n=${train.length}`);
+  const train = measureTexts(humanLikenessTexts().filter((t) => foldOf(t.id) !== 0 && isChatModelPair(t)));
+  return fitHumanLikenessOn(train, `folds 1-4 of the chat-model pairs of all human-likeness dev sets, n=${train.length}`);
+}
+
+/**
+ * Whether a text belongs to a chat-model pair. The fit learns from those only: the product judges
+ * replies of instruction-tuned chat models, and the 2019-2022 base models of fastdetect-openmodels
+ * (pure sampling, no chat habits) pull the weights toward sampling noise (their SOURCE.md: "use it
+ * for generator breadth, not as a proxy for modern chat output"). They stay in the eval, as an
+ * unseen generator family.
+ */
+export function isChatModelPair(t: LabelledText): boolean {
+  return t.family !== 'open-base-models';
 }
 
 /**

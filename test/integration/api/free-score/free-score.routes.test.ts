@@ -47,6 +47,10 @@ describe('POST /api/score (free tier)', function () {
     expect(res.body.score).to.include.keys('scorer_version', 'human_likeness', 'measures', 'eq_score', 'passed', 'suggested_prompt_addition');
     expect(res.body.score.profile).to.equal('warm-casual-texter');
     expect(res.body.score.eq_score).to.be.within(0, 100);
+    // The profile's targets beside the ones used: the practical question lowers the empathy target, with its reason.
+    expect(res.body.score.targets.profile.empathy).to.equal(0.8);
+    expect(res.body.score.targets.adjusted.empathy).to.equal(res.body.score.dimensions.empathy.target);
+    expect(res.body.score.targets.adjustments[0]).to.include({ dimension: 'empathy', profile: 0.8 });
     expect(res.body.free_tier).to.include({ limit: 3, used: 1, remaining: 2 });
     const row = await callerRow(stack, '203.0.113.10');
     expect(row.scores_used).to.equal(1);
