@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../shared/config';
 import { PRODUCTS } from '../../shared/products';
 import type { OperationSpec } from '../http/openapi/operation';
-import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
+import { COMMON_RESPONSES, TARGETS_SCHEMA, errorBodySchema } from '../http/responses.schema';
 import { scoreRequestSchema } from './free-score.schema';
 
 const freeScoreResponseSchema = {
@@ -19,6 +19,7 @@ const freeScoreResponseSchema = {
         eq_score: { type: ['number', 'null'], minimum: 0, maximum: 100 },
         passed: { type: ['boolean', 'null'] },
         dimensions: { type: ['object', 'null'] },
+        targets: { oneOf: [TARGETS_SCHEMA, { type: 'null' }] },
         signals: { type: 'array', items: { type: 'object' } },
         suggested_prompt_addition: { type: ['string', 'null'] },
         improvement: { type: ['string', 'null'] },
@@ -94,7 +95,7 @@ export function scoreOperations(freeTier: AppConfig['freeTier']): OperationSpec[
         '415': { description: 'unsupported_media_type: send application/json.', schema: errorBodySchema },
         '422': {
           description:
-            'validation_failed, data_consent_required (data_consent missing or not true), invalid_json, or a scorer refusal; fields are listed with their JSON paths.',
+            'validation_failed, data_consent_required (data_consent missing or not true), invalid_json, unsupported_language (the reply is confidently not English; no round is used), or a scorer refusal; fields are listed with their JSON paths.',
           schema: COMMON_RESPONSES['422'].schema,
         },
         '429': { description: `free_cap_reached: the ${freeTier.scoreLimit} lifetime free scores are used.`, schema: upgradeErrorSchema },

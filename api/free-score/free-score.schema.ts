@@ -24,7 +24,7 @@ export const scoreRequestSchema = {
     },
     proposed_text: {
       ...PROPOSED_TEXT_SCHEMA,
-      description: `The agent's reply to score; at most ${MAX_TEXT_CHARS} characters (the scorer counts UTF-16 code units and answers 422 text_too_long beyond ${MAX_TEXT_CHARS}).`,
+      description: `The agent's reply to score, in English; at most ${MAX_TEXT_CHARS} characters (the scorer counts UTF-16 code units and answers 422 text_too_long beyond ${MAX_TEXT_CHARS}). A reply confidently in another language is refused with 422 unsupported_language and costs no round.`,
     },
     response_delay_seconds: {
       ...DELAY_SECONDS_SCHEMA,

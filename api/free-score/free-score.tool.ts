@@ -23,6 +23,7 @@ function presentFreeScore(score: ScoreResult) {
     eq_score: verdict?.eq_score ?? null,
     passed: verdict?.passed ?? null,
     dimensions: verdict?.dimensions ?? null,
+    targets: verdict?.targets ?? null,
     signals: verdict?.signals ?? score.signals,
     suggested_prompt_addition: verdict?.advice.suggested_prompt_addition ?? null,
     improvement: verdict?.advice.improvement ?? null,

@@ -1,11 +1,30 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FieldProblem } from '../../shared/errors';
+import { SCORED_LANGUAGE, unsupportedLanguageMessage, unsupportedLanguageOf } from '../../shared/scoring';
 
 // Bodies: no coercion (a string "true" is not a boolean). Lengths count code points, as JSON Schema
 // says; the scorer's own limit is in UTF-16 code units and answers 422 text_too_long beyond it.
 const bodyAjv = new Ajv({ allErrors: true, strict: true });
 addFormats(bodyAjv);
+
+/**
+ * `x-scored-language: "en"` on a text field: the text must not be confidently in another language
+ * (the engine's own rule, shared/scoring/language.ts). It sits in the body schema so every scoring
+ * route refuses such a text at validation, before any payment or free round is taken.
+ */
+export const SCORED_LANGUAGE_KEYWORD = 'x-scored-language';
+
+/** The field rule (and error code) of a refused language. */
+export const UNSUPPORTED_LANGUAGE = 'unsupported_language';
+
+const scoredLanguage: SchemaValidateFunction = (_schema: unknown, data: unknown) => {
+  const language = typeof data === 'string' ? unsupportedLanguageOf(data) : undefined;
+  if (language === undefined) return true;
+  scoredLanguage.errors = [{ keyword: SCORED_LANGUAGE_KEYWORD, message: unsupportedLanguageMessage(language), params: { language } }];
+  return false;
+};
+bodyAjv.addKeyword({ keyword: SCORED_LANGUAGE_KEYWORD, type: 'string', schemaType: 'string', metaSchema: { const: SCORED_LANGUAGE }, errors: true, validate: scoredLanguage });
 
 // Query strings are text: coerce to the declared types and apply defaults.
 const queryAjv = new Ajv({ allErrors: true, strict: true, coerceTypes: true, useDefaults: true });
@@ -48,6 +67,9 @@ export function toFieldProblems(errors: ErrorObject[] | null | undefined): Field
       message = 'is not an accepted field';
     } else if (e.keyword === 'const') {
       message = `must be ${JSON.stringify(e.params.allowedValue)}`;
+    } else if (e.keyword === SCORED_LANGUAGE_KEYWORD) {
+      out.push({ path, rule: UNSUPPORTED_LANGUAGE, message });
+      continue;
     } else if (e.keyword === 'enum') {
       const allowed = e.params.allowedValues as unknown[];
       message = allowed.length <= 8 ? `must be one of ${allowed.join(', ')}` : `must be one of the ${allowed.length} allowed values`;

@@ -35,7 +35,9 @@ export const PROPOSED_TEXT_SCHEMA = {
   minLength: 1,
   maxLength: MAX_TEXT_CHARS,
   pattern: '\\S',
-  description: `The agent's reply to score; at most ${MAX_TEXT_CHARS} characters.`,
+  // Enforced by the body validator (api/http/ajv.ts): 422 unsupported_language before any payment.
+  'x-scored-language': 'en',
+  description: `The agent's reply to score, in English; at most ${MAX_TEXT_CHARS} characters. The engine scores English only: a reply confidently in another language is refused with 422 \`unsupported_language\` (before any payment or free round); short texts whose language cannot be told are scored.`,
 } as const;
 
 /** Seconds between the incoming message and the reply (contract: minimum 0). */

@@ -68,3 +68,31 @@ export function credentialResponses(role: 'operator' | 'admin') {
     '429': { description: 'too_many_failed_credentials: too many failed credential attempts from this caller (Retry-After).', schema: errorBodySchema },
   };
 }
+
+/**
+ * The targets behind a verdict (issue 16): the profile's own (as GET /api/profiles lists them), the
+ * ones the score judged against, and why they differ. Used wherever per-dimension targets are shown.
+ */
+export const TARGETS_SCHEMA = {
+  type: 'object',
+  required: ['profile', 'adjusted', 'adjustments'],
+  description:
+    "The profile's dimension targets and the ones this score used. Only empathy is ever adjusted: with an incoming message, its target is the profile's x (0.5 + 0.5 x the message's emotional load), so a warm profile is not asked to pour feeling onto a practical question. Without an incoming message the profile's targets are used as they are and `adjustments` is empty.",
+  properties: {
+    profile: { type: 'object', additionalProperties: { type: 'number', minimum: 0, maximum: 1 }, description: "The profile's own targets." },
+    adjusted: { type: 'object', additionalProperties: { type: 'number', minimum: 0, maximum: 1 }, description: 'The targets the verdict was judged against (the dimensions\' `target`).' },
+    adjustments: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['dimension', 'profile', 'adjusted', 'reason'],
+        properties: {
+          dimension: { type: 'string' },
+          profile: { type: 'number' },
+          adjusted: { type: 'number' },
+          reason: { type: 'string', description: 'Why this target differs from the profile\'s, with the numbers used.' },
+        },
+      },
+    },
+  },
+} as const;

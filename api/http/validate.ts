@@ -1,7 +1,7 @@
 import type { Next } from 'koa';
 import { AppError, ValidationError, type FieldProblem } from '../../shared/errors';
 import type { AppContext } from './context';
-import { compileBodySchema, compileQuerySchema, toFieldProblems } from './ajv';
+import { UNSUPPORTED_LANGUAGE, compileBodySchema, compileQuerySchema, toFieldProblems } from './ajv';
 
 /**
  * Validates the JSON body against a schema compiled once, here. A failure is a 422 listing every
@@ -26,7 +26,9 @@ export function validateBody(
     const body: unknown = ctx.request.body ?? {};
     if (!validate(body)) {
       const fields = toFieldProblems(validate.errors);
-      const refined = options.refine?.(fields);
+      // A refused language is its own, stable code (issue 16); other failures keep validation_failed.
+      const language = fields.every((f) => f.rule === UNSUPPORTED_LANGUAGE) ? { code: UNSUPPORTED_LANGUAGE, message: fields[0].message } : undefined;
+      const refined = language ?? options.refine?.(fields);
       throw new ValidationError(fields, refined?.message, refined?.code);
     }
     ctx.state.body = body;

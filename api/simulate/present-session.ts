@@ -24,7 +24,8 @@ function diagnostics(verdict: ProfileResult) {
 /**
  * The response body of a paid scoring session. Basic: the score with the prompt addition and the
  * improvement hint. Deep adds per-dimension diagnostics (measured, target, delta), the
- * machine-like signals with their evidence spans, and prioritized rewrite guidance.
+ * machine-like signals with their evidence spans, the profile's and the adjusted targets, and
+ * prioritized rewrite guidance.
  * @param score - the engine's result for the target profile
  * @param session - result id, tier, calibration
  * @returns the body (stored as is for replays)
@@ -53,6 +54,7 @@ export function presentSession(score: ScoreResult, session: SessionContext): Rec
   };
   if (session.tier === 'deep') {
     body.diagnostics = diagnostics(verdict);
+    body.targets = verdict.targets;
     body.signals = verdict.signals;
     body.rewrite_guidance = verdict.advice.rewrite_guidance ?? [];
   }

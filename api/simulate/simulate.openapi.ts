@@ -1,6 +1,6 @@
 import { PRODUCT_TERMS, PRODUCTS } from '../../shared/products';
 import type { OperationSpec } from '../http/openapi/operation';
-import { errorBodySchema } from '../http/responses.schema';
+import { TARGETS_SCHEMA, errorBodySchema } from '../http/responses.schema';
 import { BUNDLE_TOKEN_HEADER } from '../payments/bundle-credit/bundle-token';
 import { PAID_CALL_RESPONSES, RECEIPT_HEADERS, paidCallHeaders, pricePhrase } from '../payments/payment.openapi';
 import { REPLAY_HEADER } from '../payments/quote';
@@ -41,6 +41,7 @@ const sessionResponseSchema = {
     },
     calibration: { type: 'object' },
     diagnostics: { type: 'object', description: 'Deep only: per dimension measured, target, delta, fit and contributions.' },
+    targets: { ...TARGETS_SCHEMA, description: `Deep only. ${TARGETS_SCHEMA.description}` },
     signals: { type: 'array', items: { type: 'object' }, description: 'Deep only: machine-like signals with evidence spans.' },
     rewrite_guidance: { type: 'array', items: { type: 'object' }, description: 'Deep only: prioritized rewrite steps.' },
     payment: {

@@ -29,8 +29,11 @@ export async function evaluate(): Promise<EvalRow[]> {
   const extremes = extremeQuartiles(rows);
   const median = [...truth].sort((a, b) => a - b)[Math.floor(truth.length / 2)];
   return [
-    atMost('Spearman directness vs politeness', `${DATASET} all`, rows.length, spearman(measured, truth), -0.4),
-    info('Spearman directness vs politeness', `${DATASET} fold 0 (held back from fit)`, held.length, spearman(held.map((i) => measured[i]), held.map((i) => truth[i]))),
+    // Dev holds one politeness source (Wikipedia requests); the Stack Exchange half is held out. So the
+    // out-of-community figure cannot be measured here: the row says so instead of passing a proxy off.
+    info('OOD Spearman directness vs politeness', 'not measurable: dev has no second politeness source', 0, NaN),
+    atMost('in-domain Spearman directness vs politeness', `${DATASET} all`, rows.length, spearman(measured, truth), -0.4),
+    info('in-domain Spearman directness vs politeness', `${DATASET} fold 0 (held back from fit)`, held.length, spearman(held.map((i) => measured[i]), held.map((i) => truth[i]))),
     info(
       'AUROC directness, impolite quartile',
       `${DATASET} top vs bottom quartile`,

@@ -1,7 +1,7 @@
 import { analyze } from '../../shared/scoring/analyze';
 import { measureEmpathy } from '../../shared/scoring/empathy';
 import type { MechanismLevel } from '../../shared/scoring/measure-types';
-import { foldOf, readCsv } from '../lib/dev-data';
+import { esconvReplies, foldOf, readCsv } from '../lib/dev-data';
 import { macroF1, spearman } from '../lib/stats';
 import { atLeast, info, type EvalRow } from './eval-row';
 
@@ -40,8 +40,9 @@ export async function evaluate(): Promise<EvalRow[]> {
   const rho = (xs: Scored[]) => spearman(xs.map((x) => x.value), xs.map((x) => x.total));
   const fold0 = scored.filter((x) => x.fold === 0);
   const out: EvalRow[] = [
-    atLeast('Spearman empathy vs total_0_6', DATASET, scored.length, rho(scored), 0.5),
-    info('Spearman empathy vs total_0_6, fold 0 (not fitted on)', `${DATASET}, fold 0`, fold0.length, rho(fold0)),
+    ...outOfSource(),
+    info('in-domain Spearman empathy vs total_0_6', DATASET, scored.length, rho(scored)),
+    info('in-domain Spearman empathy vs total_0_6, fold 0', `${DATASET}, fold 0`, fold0.length, rho(fold0)),
   ];
   for (const mech of MECHANISMS) {
     const truth = scored.map((x) => x.truth[mech]);
@@ -51,4 +52,28 @@ export async function evaluate(): Promise<EvalRow[]> {
   }
   out.push(info('mean emotional load of seeker posts', DATASET, scored.length, scored.reduce((s, x) => s + x.load, 0) / scored.length));
   return out;
+}
+
+/**
+ * Out of source: ESConv supporter replies (esconv-failed, never read by a fit) against the
+ * help-seeker's own ratings: per reply against the 1-5 feedback, and per conversation (mean over
+ * its rated replies) against the post-chat empathy survey. Emotional-support chat, not Reddit.
+ * @returns the out-of-source rows
+ */
+function outOfSource(): EvalRow[] {
+  const replies = esconvReplies().filter((r) => r.reply.trim() !== '');
+  const values = replies.map((r) => measureEmpathy(analyze(r.reply), r.seekerContext.trim() ? analyze(r.seekerContext) : undefined).value);
+  const byConv = new Map<number, { sum: number; n: number; empathy: number }>();
+  replies.forEach((r, i) => {
+    if (r.convEmpathy === null) return;
+    const c = byConv.get(r.convId) ?? { sum: 0, n: 0, empathy: r.convEmpathy };
+    c.sum += values[i];
+    c.n++;
+    byConv.set(r.convId, c);
+  });
+  const convs = [...byConv.values()];
+  return [
+    atLeast('OOD Spearman empathy vs seeker feedback', 'esconv-failed replies (unused source)', replies.length, spearman(values, replies.map((r) => r.feedback)), 0.4),
+    info('OOD Spearman mean empathy vs conv empathy', 'esconv-failed conversations (unused source)', convs.length, spearman(convs.map((c) => c.sum / c.n), convs.map((c) => c.empathy))),
+  ];
 }

@@ -27,7 +27,7 @@ export async function evaluate(): Promise<EvalRow[]> {
   const fold0 = text.filter((r) => r.fold === 0);
   const score = (xs: typeof scored) => auroc(xs.map((r) => r.value), xs.map((r) => r.uncertain));
   return [
-    atLeast('AUROC hesitation (uncertain vs certain)', `${DATASET}, text sentences`, text.length, score(text), 0.75),
+    atLeast('in-domain AUROC hesitation (uncertain vs certain)', `${DATASET}, text sentences`, text.length, score(text), 0.75),
     info('AUROC hesitation, titles included', `${DATASET}, all sentences`, scored.length, score(scored)),
     info('AUROC hesitation, fold 0', `${DATASET}, text sentences, fold 0`, fold0.length, score(fold0)),
   ];

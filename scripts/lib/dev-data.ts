@@ -78,3 +78,69 @@ export function foldOf(id: string, folds = 5): number {
   }
   return h % folds;
 }
+
+function stripPrefix(text: string, prefix: string): string {
+  const words = text.split(/\s+/);
+  const n = sharedPrefixWords(text, prefix);
+  return words.slice(n).join(' ');
+}
+
+/**
+ * M4 LLaMA-2 pairs (arxiv, reddit, wikihow, wikipedia) with the upstream formatting giveaways its
+ * SOURCE.md lists removed from both sides: arXiv hard line wraps, `_URL_n_` placeholders and the
+ * WikiHow `,,` join artefacts, so neither side is told apart by a file format.
+ */
+export function m4Pairs(): TextPair[] {
+  const rows = readJsonl<{ pair_id: string; label: string; domain: string; generator: string; text: string }>('m4-llama2', 'items.jsonl');
+  const clean = (domain: string, t: string): string => {
+    let s = t.replace(/_URL_\d+_/g, '');
+    if (domain === 'arxiv') s = s.replace(/\s*\n\s*/g, ' ');
+    if (domain === 'wikihow') s = s.replace(/\n*,,\s*|\n\n,\s*/g, '\n\n');
+    return s.trim();
+  };
+  const byPair = new Map<string, { human?: string; ai?: string; domain: string; generator: string }>();
+  for (const r of rows) {
+    const p = byPair.get(r.pair_id) ?? { domain: r.domain, generator: 'llama-2-70b-chat' };
+    if (r.label === 'human') p.human = clean(r.domain, r.text);
+    else p.ai = clean(r.domain, r.text);
+    byPair.set(r.pair_id, p);
+  }
+  const out: TextPair[] = [];
+  for (const [id, p] of byPair) if (p.human && p.ai) out.push({ id, domain: p.domain, generator: p.generator, human: p.human, ai: p.ai });
+  return out;
+}
+
+/** Fast-DetectGPT open-model pairs (squad, writing, xsum x 5 base models), shared prompt stripped from both sides. */
+export function fastdetectOpenPairs(): TextPair[] {
+  const rows = readJsonl<{ pair_id: string; label: string; domain: string; generator: string; prompt: string; text: string }>('fastdetect-openmodels', 'items.jsonl');
+  const byPair = new Map<string, { human?: string; ai?: string; domain: string; generator: string }>();
+  for (const r of rows) {
+    const p = byPair.get(r.pair_id) ?? { domain: r.domain, generator: '' };
+    if (r.label === 'human') p.human = stripPrefix(r.text, r.prompt);
+    else {
+      p.ai = stripPrefix(r.text, r.prompt);
+      p.generator = r.generator;
+    }
+    byPair.set(r.pair_id, p);
+  }
+  const out: TextPair[] = [];
+  for (const [id, p] of byPair) if (p.human && p.ai) out.push({ id, domain: p.domain, generator: p.generator, human: p.human, ai: p.ai });
+  return out;
+}
+
+/** One ESConv supporter reply with the help-seeker's own rating (esconv-failed/feedback_replies.jsonl). */
+export interface EsconvReply {
+  id: string;
+  convId: number;
+  seekerContext: string;
+  reply: string;
+  feedback: number;
+  convEmpathy: number | null;
+}
+
+/** ESConv failed-conversation replies rated by the help-seeker (a source no fit reads). */
+export function esconvReplies(): EsconvReply[] {
+  return readJsonl<{ id: string; conv_id: number; seeker_context: string; reply: string; feedback: number; conv_empathy: number | null }>('esconv-failed', 'feedback_replies.jsonl').map(
+    (r) => ({ id: r.id, convId: r.conv_id, seekerContext: r.seeker_context, reply: r.reply.trim(), feedback: r.feedback, convEmpathy: r.conv_empathy }),
+  );
+}

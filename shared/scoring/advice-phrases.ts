@@ -3,63 +3,203 @@ import type { DimensionId } from './measure-types';
 /** Which way a dimension must move to reach its target. */
 export type Direction = 'up' | 'down';
 
-interface PhraseSet {
+/**
+ * How far the advice may push. `full` when the profile's target lies on the side the advice pushes
+ * toward; `mild` when it lies on the other side of the middle, so the advice only trims an excess
+ * and never contradicts the profile (an anxious overthinker is never told to drop sympathy, a shy
+ * student never to skip the cushioning).
+ */
+export type Strength = 'full' | 'mild';
+
+/** The conversation the example must fit: grief and distress, or a practical exchange (issue 16). */
+export type Situation = 'emotional' | 'practical';
+
+/** One piece of advice: prompt line, rewrite action and an example that fits the situation. */
+export interface PhraseSet {
   /** A sentence for the agent's system prompt. */
   prompt: string;
   /** The rewrite action for the operator. */
   action: string;
-  /** A before/after example edit. */
-  example: string;
+  /** A before/after example edit, per situation. */
+  example: Record<Situation, string>;
 }
 
-// One deterministic phrase per dimension and direction (docs/scoring.md §8, system-prompt addition).
-export const DIMENSION_PHRASES: Record<DimensionId, Record<Direction, PhraseSet>> = {
+/**
+ * One deterministic phrase per dimension, direction and strength (docs/scoring.md §8). Empathy
+ * "up" is chosen by the missing EPITOME mechanism instead (see {@link EMPATHY_UP_PHRASES}), so the
+ * advice never asks for what the reply already does.
+ */
+export const DIMENSION_PHRASES: Record<DimensionId, Record<Direction, Record<Strength, PhraseSet>>> = {
   empathy: {
     up: {
-      prompt: 'Acknowledge how they feel, in your own words, before you advise.',
-      action: 'add one reflective sentence about how they feel before the advice',
-      example: '"Try restarting it." -> "Ugh, that sounds really frustrating. Try restarting it."',
+      full: {
+        prompt: 'Acknowledge how they feel, in your own words, before you advise.',
+        action: 'add one reflective sentence about how they feel before the advice',
+        example: {
+          emotional: '"Let me know if you need anything." -> "That is so much to carry right now. Let me know if you need anything."',
+          practical: '"Try restarting it." -> "Ugh, that sounds really frustrating. Try restarting it."',
+        },
+      },
+      mild: {
+        prompt: 'Add a brief human acknowledgement before the answer; one short phrase is enough.',
+        action: 'add a few words that acknowledge their situation',
+        example: {
+          emotional: '"Here are the forms." -> "Sorry you\'re dealing with this. Here are the forms."',
+          practical: '"Try restarting it." -> "Annoying, I know. Try restarting it."',
+        },
+      },
     },
     down: {
-      prompt: 'Keep sympathy to a few words and get to the practical point.',
-      action: 'cut the feelings talk to one short line and answer the question',
-      example: '"I completely understand how stressful this must feel for you..." -> "Annoying, I know. Run the migration again."',
+      full: {
+        prompt: 'Keep sympathy to a few words and get to the practical point.',
+        action: 'cut the feelings talk to one short line and answer the question',
+        example: {
+          emotional: '"I am so deeply sorry, I cannot imagine how painful this is, my heart goes out to you..." -> "So sorry. The form is on the second page."',
+          practical: '"I completely understand how stressful this must feel for you..." -> "Annoying, I know. Run the migration again."',
+        },
+      },
+      mild: {
+        prompt: 'Keep your warmth, but say it once; let the rest of the reply answer them.',
+        action: 'keep one warm line and trim the repeated sympathy',
+        example: {
+          emotional: '"I\'m so sorry. I\'m really so sorry. That\'s so sad, I\'m sorry." -> "I\'m so sorry. That\'s so sad."',
+          practical: '"Oh no, so sorry, that\'s awful, so sorry!" -> "Oh no, that\'s awful. Try the spare key?"',
+        },
+      },
     },
   },
   formality: {
     up: {
-      prompt: 'Write complete, capitalized sentences with proper punctuation; avoid slang.',
-      action: 'write full sentences with capitals and punctuation, without slang',
-      example: '"yeah that should work lol" -> "Yes, that should work."',
+      full: {
+        prompt: 'Write complete, capitalized sentences with proper punctuation; avoid slang.',
+        action: 'write full sentences with capitals and punctuation, without slang',
+        example: { emotional: '"omg so sorry thats awful" -> "I am so sorry. That is awful."', practical: '"yeah that should work lol" -> "Yes, that should work."' },
+      },
+      mild: {
+        prompt: 'Stay casual, but start sentences with a capital and end them with punctuation.',
+        action: 'add capitals and full stops without changing the casual wording',
+        example: { emotional: '"so sorry thats awful" -> "So sorry, that\'s awful."', practical: '"yeah that should work" -> "Yeah, that should work."' },
+      },
     },
     down: {
-      prompt: 'Write casually: contractions always, short sentences, everyday words.',
-      action: 'loosen the register: contractions, shorter sentences, everyday words',
-      example: '"I would be glad to assist you with that request." -> "sure, happy to help"',
+      full: {
+        prompt: 'Write casually: contractions always, short sentences, everyday words.',
+        action: 'loosen the register: contractions, shorter sentences, everyday words',
+        example: {
+          emotional: '"I am deeply sorry to learn of your loss." -> "I\'m so sorry about your mum."',
+          practical: '"I would be glad to assist you with that request." -> "sure, happy to help"',
+        },
+      },
+      mild: {
+        prompt: 'Stay courteous, but use plainer words and the odd contraction.',
+        action: 'swap a stiff phrase or two for plainer words',
+        example: {
+          emotional: '"Please accept my sincere condolences." -> "I\'m very sorry for your loss."',
+          practical: '"I would be glad to assist you with that request." -> "I\'d be glad to help with that."',
+        },
+      },
     },
   },
   directness: {
     up: {
-      prompt: 'Lead with the answer; skip thanks, apologies and preambles.',
-      action: 'put the answer in the first sentence and drop the cushioning',
-      example: '"I was wondering if you could maybe check the logs?" -> "Check the logs."',
+      full: {
+        prompt: 'Lead with the answer; skip thanks, apologies and preambles.',
+        action: 'put the answer in the first sentence and drop the cushioning',
+        example: {
+          emotional: '"I was just wondering whether maybe you might want to talk?" -> "Want to talk tonight?"',
+          practical: '"I was wondering if you could maybe check the logs?" -> "Check the logs."',
+        },
+      },
+      mild: {
+        prompt: 'Keep your politeness, but say the main point plainly once.',
+        action: 'keep the polite wording and state the main point in one plain sentence',
+        example: {
+          emotional: '"I don\'t know, maybe, if you wanted, we could perhaps talk?" -> "Would you like to talk tonight?"',
+          practical: '"Sorry, I was maybe wondering if possibly the logs..." -> "Sorry to ask, could you check the logs?"',
+        },
+      },
     },
     down: {
-      prompt: 'Soften requests and instructions: a "could you", a thanks, a little cushioning.',
-      action: 'turn bare instructions into polite requests',
-      example: '"Send it today." -> "Could you send it today? Thanks!"',
+      full: {
+        prompt: 'Soften requests and instructions: a "could you", a thanks, a little cushioning.',
+        action: 'turn bare instructions and blunt questions into polite requests',
+        example: {
+          emotional: '"Call your sister." -> "Could you call your sister tonight? I think it would help."',
+          practical: '"Send it today." -> "Could you send it today? Thanks!"',
+        },
+      },
+      mild: {
+        prompt: 'Stay direct, but add a word of courtesy to instructions.',
+        action: 'add a "please" or a thanks to the bare instruction',
+        example: { emotional: '"Call your sister." -> "Call your sister, please, tonight."', practical: '"Send it today." -> "Send it today, thanks."' },
+      },
     },
   },
   hesitation: {
     up: {
-      prompt: 'Show real uncertainty where it exists ("I think", "probably", a trailing "..."), not false confidence.',
-      action: 'hedge the claims you are unsure of',
-      example: '"It\'s the cache." -> "I think it\'s probably the cache..."',
+      full: {
+        prompt: 'Show real uncertainty where it exists ("I think", "probably", a trailing "..."), not false confidence.',
+        action: 'hedge the claims you are unsure of',
+        example: {
+          emotional: '"It will get better." -> "I think it gets a little easier, maybe not soon though..."',
+          practical: '"It\'s the cache." -> "I think it\'s probably the cache..."',
+        },
+      },
+      mild: {
+        prompt: 'Where you are not sure, say so once ("I think").',
+        action: 'add one "I think" to the claim you are least sure of',
+        example: { emotional: '"It will get better." -> "I think it will get easier."', practical: '"It\'s the cache." -> "I think it\'s the cache."' },
+      },
     },
     down: {
-      prompt: 'Be decisive: drop "maybe", "I think" and trailing-off when you know the answer.',
-      action: 'remove hedges and fillers from claims you are sure of',
-      example: '"I think it might maybe be the cache?" -> "It\'s the cache."',
+      full: {
+        prompt: 'Be decisive: drop "maybe", "I think" and trailing-off when you know the answer.',
+        action: 'remove hedges and fillers from claims you are sure of',
+        example: {
+          emotional: '"I think maybe it might help to sort of talk to someone?" -> "Talking to someone will help."',
+          practical: '"I think it might maybe be the cache?" -> "It\'s the cache."',
+        },
+      },
+      mild: {
+        prompt: 'Keep your "I think", but drop stacked hedges ("maybe possibly sort of").',
+        action: 'keep one hedge per claim and cut the stacked ones',
+        example: {
+          emotional: '"I think maybe it might sort of help to talk?" -> "I think it might help to talk?"',
+          practical: '"I think it might maybe possibly be the cache" -> "I think it\'s the cache"',
+        },
+      },
+    },
+  },
+};
+
+/**
+ * Empathy to raise, by the first EPITOME mechanism the reply lacks: a reply that already says
+ * "so sorry" is asked to reflect or ask, not to "acknowledge how they feel" again.
+ */
+export const EMPATHY_UP_PHRASES: Record<'er' | 'ip' | 'ex' | 'specific', PhraseSet> = {
+  er: DIMENSION_PHRASES.empathy.up.full,
+  ip: {
+    prompt: 'Show you understood: reflect back what they told you, or share briefly when something similar happened to you.',
+    action: 'add one sentence that reflects what they said ("sounds like...", "when that happened to me...")',
+    example: {
+      emotional: '"So sorry." -> "So sorry. Sounds like the last weeks with her were really hard."',
+      practical: '"Sorry about that." -> "Sorry about that. Sounds like it broke right before your deadline."',
+    },
+  },
+  ex: {
+    prompt: 'Ask one gentle question about how they are doing or what they need.',
+    action: 'add one open question about them',
+    example: {
+      emotional: '"So sorry, that sounds so hard." -> "So sorry, that sounds so hard. How are you holding up?"',
+      practical: '"Sorry, that\'s annoying." -> "Sorry, that\'s annoying. Is it blocking you right now?"',
+    },
+  },
+  specific: {
+    prompt: 'Make the warmth specific: name what they told you instead of a general "sorry".',
+    action: 'tie your sympathy to a detail from their message',
+    example: {
+      emotional: '"Sorry for your loss." -> "I\'m so sorry about your dad. Forty years of Sunday calls is a lot to miss."',
+      practical: '"Sorry for the trouble." -> "Sorry the order arrived broken, on your birthday too."',
     },
   },
 };

@@ -1,7 +1,7 @@
 import type { Profile } from '../profiles/profile';
-import { DIMENSION_PHRASES, GENERIC_SIGNAL_PHRASE, SIGNAL_PHRASES, type Direction } from './advice-phrases';
+import { DIMENSION_PHRASES, EMPATHY_UP_PHRASES, GENERIC_SIGNAL_PHRASE, SIGNAL_PHRASES, type Direction, type PhraseSet, type Situation, type Strength } from './advice-phrases';
 import { round } from './math';
-import type { DimensionId, SignalHit } from './measure-types';
+import type { DimensionId, EmpathyMeasure, SignalHit } from './measure-types';
 import type { Advice, DimensionResult, RewriteStep, TimingResult } from './result-types';
 import { DIMENSIONS, machinePenalty, signalPenalty } from './style-fit';
 import type { Analysis, Span } from './types';
@@ -16,7 +16,26 @@ export interface AdviceInput {
   styleFit: number;
   penalty: number;
   deep: boolean;
+  /** Which EPITOME mechanisms the reply already shows: empathy advice asks for a missing one. */
+  mechanisms: EmpathyMeasure['mechanisms'];
+  /** Emotional load of the incoming message, undefined without one: picks the examples' situation. */
+  emotionalLoad?: number;
 }
+
+/** Incoming emotional load from which a conversation counts as emotional (grief, distress) for examples. */
+export const EMOTIONAL_LOAD = 0.3;
+/** Without an incoming message, a profile this warm implies an emotional conversation. */
+const WARM_PROFILE = 0.8;
+
+/**
+ * The contributions whose spans may stand as evidence for a dimension's advice: the constructions
+ * the action names. Directness "down" asks to soften bare instructions and blunt questions, so its
+ * evidence is those, never "no" in "Oh no", a lone "?" or "honestly" (issue 16). Dimensions not
+ * listed take every contribution that pushed the measure away from the target.
+ */
+const EVIDENCE_FEATURES: Partial<Record<`${DimensionId}:${Direction}`, ReadonlySet<string>>> = {
+  'directness:down': new Set(['imperative', 'pleaseStart', 'directStart', 'whStart', 'why', 'secondPersonStart', 'youQuestion', 'negativeQuestion']),
+};
 
 const MAX_STEPS = 5;
 const MAX_SPANS = 5;
@@ -28,8 +47,48 @@ function directionOf(d: DimensionResult): Direction {
   return d.delta < 0 ? 'up' : 'down';
 }
 
+// Judged on the values the result shows (3 decimals): a dimension shown at |delta| = tolerance is
+// within its band, and gets no advice (issue 16).
 function isOff(d: DimensionResult): boolean {
-  return Math.abs(d.delta) > d.tolerance;
+  return Math.abs(round(d.delta)) > round(d.tolerance);
+}
+
+/**
+ * How hard advice on a dimension may push for this profile: fully toward the side the profile's
+ * own target is on, mildly (trimming an excess) toward the other side.
+ * @param target - the profile's target (before any situational adjustment)
+ * @param dir - the direction the measure must move
+ * @returns the strength
+ */
+export function strengthFor(target: number, dir: Direction): Strength {
+  return (dir === 'up') === target >= 0.5 ? 'full' : 'mild';
+}
+
+/**
+ * The situation the examples must fit: emotional when the incoming message carries emotional
+ * load, or, without one, when the profile is a warm, supportive one.
+ * @param input - the advice input
+ * @returns the situation
+ */
+export function situationOf(input: Pick<AdviceInput, 'emotionalLoad' | 'profile'>): Situation {
+  if (input.emotionalLoad !== undefined) return input.emotionalLoad >= EMOTIONAL_LOAD ? 'emotional' : 'practical';
+  return input.profile.targets.empathy >= WARM_PROFILE ? 'emotional' : 'practical';
+}
+
+/**
+ * The phrase for a dimension outside its band: by direction and strength, and for empathy to
+ * raise, by the first EPITOME mechanism the reply lacks (a reply that already says sorry is asked
+ * to reflect or to ask, never to "acknowledge how they feel" again).
+ */
+export function dimensionPhrase(input: Pick<AdviceInput, 'profile' | 'mechanisms'>, dim: DimensionId, d: DimensionResult): PhraseSet {
+  const dir = directionOf(d);
+  const strength = strengthFor(input.profile.targets[dim], dir);
+  if (dim !== 'empathy' || dir === 'down') return DIMENSION_PHRASES[dim][dir][strength];
+  const m = input.mechanisms;
+  if (m.er === 0) return strength === 'full' ? EMPATHY_UP_PHRASES.er : DIMENSION_PHRASES.empathy.up.mild;
+  if (m.ip === 0) return EMPATHY_UP_PHRASES.ip;
+  if (m.ex === 0) return EMPATHY_UP_PHRASES.ex;
+  return EMPATHY_UP_PHRASES.specific;
 }
 
 function signalPhrase(id: string) {
@@ -57,7 +116,7 @@ function promptAddition(input: AdviceInput): string {
   const lines: string[] = [];
   for (const dim of DIMENSIONS) {
     const d = input.dimensions[dim];
-    if (isOff(d)) lines.push(DIMENSION_PHRASES[dim][directionOf(d)].prompt);
+    if (isOff(d)) lines.push(dimensionPhrase(input, dim, d).prompt);
   }
   const kinds = new Set<string>();
   for (const s of input.signals) {
@@ -75,11 +134,13 @@ function promptAddition(input: AdviceInput): string {
   return lines.join(' ');
 }
 
-function dimensionSpans(d: DimensionResult): Span[] {
+function dimensionSpans(dim: DimensionId, d: DimensionResult): Span[] {
   const dir = directionOf(d);
+  const only = EVIDENCE_FEATURES[`${dim}:${dir}`];
   const spans: Span[] = [];
-  // Evidence is what pushed the measure away from the target.
+  // Evidence is what pushed the measure away from the target, limited to what the action names.
   for (const c of d.contributions ?? []) {
+    if (only && !only.has(c.feature)) continue;
     if ((dir === 'down' && c.delta > 0) || (dir === 'up' && c.delta < 0)) spans.push(...c.spans);
     if (spans.length >= MAX_SPANS) break;
   }
@@ -90,10 +151,11 @@ function dimensionSpans(d: DimensionResult): Span[] {
 function rewriteSteps(input: AdviceInput): RewriteStep[] {
   const steps: (RewriteStep & { hard: boolean })[] = [];
   const keep = 1 - input.penalty;
+  const situation = situationOf(input);
   for (const dim of DIMENSIONS) {
     const d = input.dimensions[dim];
     if (!isOff(d) || d.fit >= 1) continue;
-    const phrase = DIMENSION_PHRASES[dim][directionOf(d)];
+    const phrase = dimensionPhrase(input, dim, d);
     steps.push({
       hard: false,
       priority: 0,
@@ -101,8 +163,8 @@ function rewriteSteps(input: AdviceInput): RewriteStep[] {
       kind: 'dimension',
       action: phrase.action,
       expected_gain: round(100 * d.weight * (1 - d.fit) * keep, 1),
-      spans: dimensionSpans(d),
-      example: phrase.example,
+      spans: dimensionSpans(dim, d),
+      example: phrase.example[situation],
     });
   }
   const t = input.timing;
@@ -119,10 +181,15 @@ function rewriteSteps(input: AdviceInput): RewriteStep[] {
     });
   }
   const all = input.signals.map(signalPenalty);
+  let logKeep = 0;
+  for (const p of all) logKeep += -Math.log(Math.max(1e-9, 1 - p));
   for (let i = 0; i < input.signals.length; i++) {
     const s = input.signals[i];
     if (s.id === 'superhuman-latency') continue; // the timing step covers it
     const without = machinePenalty(all.filter((_, j) => j !== i));
+    // Under the penalty cap, removing one of several tells alone changes nothing, yet each must go:
+    // the gain is then the tell's share of the capped penalty (its share of -log(1 - P)).
+    const share = logKeep > 0 ? (input.penalty * -Math.log(Math.max(1e-9, 1 - all[i]))) / logKeep : 0;
     const phrase = signalPhrase(s.id);
     steps.push({
       hard: s.hardFail,
@@ -130,14 +197,16 @@ function rewriteSteps(input: AdviceInput): RewriteStep[] {
       target: s.id,
       kind: 'signal',
       action: phrase.action,
-      expected_gain: round(100 * input.styleFit * (input.penalty - without), 1),
+      expected_gain: round(100 * input.styleFit * Math.max(input.penalty - without, share), 1),
       spans: s.spans.slice(0, MAX_SPANS),
       example: phrase.example,
     });
   }
-  steps.sort((a, b) => Number(b.hard) - Number(a.hard) || b.expected_gain - a.expected_gain || (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
+  // A step that gains nothing is not worth an operator's time (issue 16: no "[+0]" steps).
+  const worth = steps.filter((s) => s.expected_gain > 0);
+  worth.sort((a, b) => Number(b.hard) - Number(a.hard) || b.expected_gain - a.expected_gain || (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   // Field by field (same key order as the steps above): object rest and spread cost ~0.3 us each.
-  return steps.slice(0, MAX_STEPS).map((s, i) => ({
+  return worth.slice(0, MAX_STEPS).map((s, i) => ({
     priority: i + 1,
     target: s.target,
     kind: s.kind,

@@ -9,7 +9,7 @@ import { measureHesitation } from './hesitation';
 import { measureTextHumanLikeness } from './human-likeness';
 import { round } from './math';
 import type { DimensionId, DimensionMeasure, EmpathyMeasure, SignalContext, SignalHit } from './measure-types';
-import type { DimensionResult, ProfileResult, ProfileSummary, ScoreInput, ScoreResult, SignalResult, TimingResult, WeaknessMapResult } from './result-types';
+import type { DimensionResult, ProfileResult, ProfileSummary, ScoreInput, ScoreResult, SignalResult, TargetAdjustment, TargetsResult, TimingResult, WeaknessMapResult } from './result-types';
 import { detectSignals } from './signals';
 import { DIMENSIONS, MIN_FIT, PASS_SCORE, confidenceOf, empathyTarget, fitWithin, machinePenalty, signalPenalty, toleranceOf, weightsFor } from './style-fit';
 import { modelTiming, superhumanFloor, timingFit, type TimingInput } from './timing';
@@ -238,6 +238,32 @@ function roundTiming(t: TimingResult): TimingResult {
   };
 }
 
+/**
+ * The profile's targets beside the ones the verdict used. Only empathy is ever adjusted: scaled
+ * by the incoming message's emotional load (scoring.md §2, attunement).
+ */
+function targetsOf(m: Measured, v: Verdict): TargetsResult {
+  const profile = {} as Record<DimensionId, number>;
+  const adjusted = {} as Record<DimensionId, number>;
+  const adjustments: TargetAdjustment[] = [];
+  for (const dim of DIMENSIONS) {
+    profile[dim] = round(v.profile.targets[dim]);
+    adjusted[dim] = round(v.dimensions[dim].target);
+    if (adjusted[dim] !== profile[dim]) {
+      const load = round(m.emotionalLoad ?? 0, 2);
+      adjustments.push({
+        dimension: dim,
+        profile: profile[dim],
+        adjusted: adjusted[dim],
+        reason:
+          `The incoming message carries emotional load ${load} (0 = practical, 1 = distressed), so the empathy target is ` +
+          `the profile's ${profile[dim]} x (0.5 + 0.5 x ${load}): a warm person stays brief about practical matters and is fully warm when there is distress.`,
+      });
+    }
+  }
+  return { profile, adjusted, adjustments };
+}
+
 function present(m: Measured, v: Verdict, deep: boolean): ProfileResult {
   const dimensions = {} as ProfileResult['dimensions'];
   for (const dim of DIMENSIONS) dimensions[dim] = roundDimension(v.dimensions[dim]);
@@ -248,9 +274,21 @@ function present(m: Measured, v: Verdict, deep: boolean): ProfileResult {
     passed: v.passed,
     style_fit: round(v.styleFit),
     machine_penalty: round(v.penalty),
+    targets: targetsOf(m, v),
     dimensions,
     signals: v.signals.map(toSignalResult),
-    advice: advise({ profile: v.profile, reply: m.reply, dimensions: v.dimensions, timing: v.timing, signals: v.signals, styleFit: v.styleFit, penalty: v.penalty, deep }),
+    advice: advise({
+      profile: v.profile,
+      reply: m.reply,
+      dimensions: v.dimensions,
+      timing: v.timing,
+      signals: v.signals,
+      styleFit: v.styleFit,
+      penalty: v.penalty,
+      deep,
+      mechanisms: m.dims.empathy.mechanisms,
+      emotionalLoad: m.emotionalLoad,
+    }),
   };
 }
 

@@ -28,7 +28,9 @@ export const FULL_EVIDENCE_WORDS = 40;
 const MAX_WITH_SELF_DISCLOSURE = 0.02;
 
 /** Signals that are canned assistant text; profile-dependent signals never enter the model. */
-const TELL_SIGNALS = new Set(['ai-self-disclosure', 'assistant-boilerplate', 'markdown-structure', 'generic-caveat']);
+const TELL_SIGNALS = new Set(['ai-self-disclosure', 'assistant-boilerplate', 'generic-caveat']);
+/** The tells that are stock wording (not formatting): they bound the value (see cannedCap). */
+const CANNED_SIGNALS = new Set(['ai-self-disclosure', 'assistant-boilerplate', 'generic-caveat']);
 
 /**
  * Essay transitions that learners of English are taught ("In conclusion, ..."). The signposting
@@ -53,6 +55,20 @@ const CASUAL_WORDS = new Set(
 );
 const QUOTE_CHARS = /["\u201c\u201d]/g;
 
+// Words instruction-tuned models over-use in ordinary answers, beyond the showy style words of the
+// excess-vocab signal: connectives, generalizers and service verbs (Kobak et al. 2025 excess words
+// of everyday register; Reinhart et al. 2025; Juzek & Ward 2025). Weak on one text, so it enters
+// the fit as one rate among many, never as a signal.
+const MACHINE_WORDS = new Set(
+  // Register words shared with academic prose (significant, approach, potential, various...) are left
+  // out: with them, human arXiv abstracts were flagged at 12% in the leave-one-genre-out eval.
+  'additionally overall ultimately typically generally commonly particularly crucial essential ensure enhance utilize assist appropriate individuals experiences'.split(' '),
+);
+
+// A sentence opened with a conjunction or a discourse particle ("And", "But", "So", "Oh", "Well"):
+// the spoken rhythm school essays drop and models rarely produce.
+const CONVERSATIONAL_OPENERS = new Set('and but so or because well oh yeah yes no ok okay anyway plus also though'.split(' '));
+
 // A spaced hyphen or double hyphen typed as a dash. Dev check: 111/600 human vs 42/600 AI
 // fastdetect texts (BBC house style makes xsum 77/5); the em dash is the model's form.
 const PLAIN_DASH = / - | -- |--/g;
@@ -63,13 +79,17 @@ const FIRST = 2;
 const CASUAL = 4;
 const ING = 8;
 const CLAUSE_OPENER = 16;
+const MACHINE = 32;
+const CONVERSATIONAL = 64;
 const wordClass = wordFact(
   (n: string): number =>
     (n.length > 6 && NOMINAL_SUFFIX.test(n) && !n.includes("'") ? NOMINAL : 0) |
     (FIRST_PERSON.has(n) ? FIRST : 0) |
     (CASUAL_WORDS.has(n) ? CASUAL : 0) |
     (n.length > 5 && n.endsWith('ing') ? ING : 0) |
-    (CLAUSE_OPENERS.has(n) ? CLAUSE_OPENER : 0),
+    (CLAUSE_OPENERS.has(n) ? CLAUSE_OPENER : 0) |
+    (MACHINE_WORDS.has(n) ? MACHINE : 0) |
+    (CONVERSATIONAL_OPENERS.has(n) ? CONVERSATIONAL : 0),
 );
 
 /** The fitted features, as produced by {@link humanLikenessFeatures}. */
@@ -125,6 +145,7 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
   const firstPerson = new Tally(text, evidence);
   const casual = new Tally(text, evidence);
   const digits = new Tally(text, evidence);
+  const machine = new Tally(text, evidence);
   const tokens = a.tokens;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
@@ -132,6 +153,7 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
       const c = wordClass(t.word);
       if (c & NOMINAL) nominal.add(t.start, t.end);
       if (c & FIRST) firstPerson.add(t.start, t.end);
+      if (c & MACHINE) machine.add(t.start, t.end);
       if (c & CASUAL || t.text === 'i') casual.add(t.start, t.end);
       if (i > 0 && tokens[i - 1].text === ',' && c & ING && t.pos === 'VERB') participles.add(t.start, t.end);
     } else if (t.kind === 'number') digits.add(t.start, t.end);
@@ -140,6 +162,8 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
     }
   }
   const clauseOpeners = new Tally(text, evidence);
+  const conversational = new Tally(text, evidence);
+  const fragments = new Tally(text, evidence);
   const lengths: number[] = [];
   for (const s of a.sentences) {
     if (s.words === 0) continue;
@@ -148,6 +172,9 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
     // A sentence typed without its capital is a casual mark.
     if (c >= 97 && c <= 122) casual.add(s.start, tokens[s.first].end);
     const first = tokens[s.first];
+    if (wordClass(first.word) & CONVERSATIONAL) conversational.add(first.start, first.end);
+    // Sentences of one to four words ("Nope.", "Fair enough.", "Not really, no."): fragments.
+    if (s.words <= 4) fragments.add(s.start, s.end);
     if (wordClass(first.word) & CLAUSE_OPENER) {
       for (let k = s.first + 2; k < s.last; k++) {
         if (tokens[k].text === ',') {
@@ -170,11 +197,13 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
   for (const h of vocab) vocabWeight += h.tier === 1 ? 1 : 0.5;
 
   let keep = 1;
+  let keepCanned = 1;
   const tells: Span[] = [];
   const signposts: Span[] = [];
   for (const s of signals) {
     if (TELL_SIGNALS.has(s.id)) {
       keep *= 1 - s.severity * Math.min(1, s.count / s.saturation);
+      if (CANNED_SIGNALS.has(s.id)) keepCanned *= 1 - s.severity * Math.min(1, s.count / s.saturation);
       if (evidence) tells.push(...s.spans);
     } else if (s.id === 'signposting') {
       for (const sp of s.spans) if (!TAUGHT_TRANSITIONS.test(lower.slice(sp.start, sp.end))) signposts.push(sp);
@@ -185,6 +214,8 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
   const raw: Record<string, number> = {
     // Combined penalty of the canned-text signals, as in scoring.md §8: 1 - prod(1 - p_i).
     tells: 1 - keep,
+    // The canned-phrase part of it alone (no markdown: Reddit writers format too); caps the value.
+    canned: 1 - keepCanned,
     signposts: Math.min(3, signposts.length),
     // Hits per 100 words, never over fewer than 100 words: one "vibrant" in an 8-word answer is
     // one word of evidence, not a density of 12 per 100. The log gives later hits less weight.
@@ -201,17 +232,24 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
     quotes: per100(quotes.count, words, 15),
     digits: per100(digits.count, words, 10),
     plainDashes: per100(plainDashes.count, words, 3),
+    machineWords: per100(machine.count, words, 12),
+    conversationalOpeners: lengths.length ? Math.min(0.5, conversational.count / lengths.length) : 0,
+    fragments: lengths.length ? Math.min(0.5, fragments.count / lengths.length) : 0,
   };
   const rateConfidence = Math.min(1, words / FULL_EVIDENCE_WORDS);
   const confidence: Record<string, number> = {};
   for (const k of Object.keys(raw)) confidence[k] = rateConfidence;
   // Signal-based features are already decisions with their own thresholds: no shrinkage.
   confidence.tells = 1;
+  confidence.canned = 1;
   confidence.signposts = 1;
   confidence.excessVocab = 1;
   confidence.contractionShare = opportunities / (opportunities + 4);
   // Two sentences have no meaningful spread; trust the CV fully from eight sentences.
   confidence.sentenceCV = clamp((lengths.length - 2) / 6);
+  // Sentence shares need a few sentences before they mean anything.
+  confidence.conversationalOpeners = clamp(lengths.length / 5);
+  confidence.fragments = clamp(lengths.length / 5);
 
   if (!evidence) return { raw, confidence, spans: {} };
   const spans: Record<string, Span[]> = {
@@ -227,11 +265,20 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
     quotes: quotes.spans,
     digits: digits.spans,
     plainDashes: plainDashes.spans,
+    machineWords: machine.spans,
+    conversationalOpeners: conversational.spans,
+    fragments: fragments.spans,
   };
   return { raw, confidence, spans };
 }
 
-function shrink(r: RawHumanLikenessFeatures, priors: Record<string, number>): HumanLikenessFeatures {
+/**
+ * Pulls each raw value toward its human-typical prior in proportion to the missing evidence.
+ * @param r - raw features and confidences
+ * @param priors - human-typical values
+ * @returns feature values by name
+ */
+export function shrinkFeatures(r: RawHumanLikenessFeatures, priors: Record<string, number>): HumanLikenessFeatures {
   const out: HumanLikenessFeatures = {};
   for (const k of Object.keys(r.raw)) {
     const prior = priors[k] ?? r.raw[k];
@@ -249,7 +296,28 @@ function shrink(r: RawHumanLikenessFeatures, priors: Record<string, number>): Hu
  * @returns feature values by name
  */
 export function humanLikenessFeatures(a: Analysis, signals: readonly SignalHit[], priors: Record<string, number> = MODEL.priors): HumanLikenessFeatures {
-  return shrink(rawHumanLikenessFeatures(a, signals), priors);
+  return shrinkFeatures(rawHumanLikenessFeatures(a, signals), priors);
+}
+
+/**
+ * The probability of "human" a given model assigns to measured features, before the disclosure cap
+ * (the eval's refits use it; the engine uses the stored model).
+ * @param model - a fitted model
+ * @param r - raw features of the text
+ * @returns probability in 0..1
+ */
+export function predictHumanLikeness(model: HumanLikenessModel, r: RawHumanLikenessFeatures): number {
+  return Math.min(sigmoid(linearPredict(model, shrinkFeatures(r, model.priors)).value), cannedCap(r));
+}
+
+/**
+ * Upper bound from canned assistant text: 1 minus the combined penalty of those signals. A reply
+ * that is mostly stock phrases ("Certainly! I hope this helps!") cannot read as human however short
+ * it is; shrinkage toward the human prior would otherwise let a 5-word reply score 84 (issue 16).
+ * One stock phrase caps at 0.65, two at 0.42; 0.1% of human Reddit replies carry one (scoring.md §6).
+ */
+function cannedCap(r: RawHumanLikenessFeatures): number {
+  return 1 - r.raw.canned;
 }
 
 /**
@@ -264,11 +332,12 @@ export function humanLikenessFeatures(a: Analysis, signals: readonly SignalHit[]
  */
 export function measureTextHumanLikeness(a: Analysis, signals: readonly SignalHit[], evidence = true): DimensionMeasure {
   const r = rawHumanLikenessFeatures(a, signals, evidence);
-  const x = shrink(r, MODEL.priors);
+  const x = shrinkFeatures(r, MODEL.priors);
   const { value: eta, contributions: terms } = linearPredict(MODEL, x);
   const p = sigmoid(eta);
+  const capped = Math.min(p, cannedCap(r));
   const disclosure = signals.find((s) => s.id === 'ai-self-disclosure');
-  const value = disclosure ? Math.min(p, MAX_WITH_SELF_DISCLOSURE) : p;
+  const value = disclosure ? Math.min(capped, MAX_WITH_SELF_DISCLOSURE) : capped;
   if (!evidence) return { value, contributions: [] };
   const contributions: Contribution[] = MODEL.features.map((feature, i) => ({
     feature,
@@ -278,8 +347,9 @@ export function measureTextHumanLikeness(a: Analysis, signals: readonly SignalHi
     delta: p - sigmoid(eta - terms[i]),
     spans: r.spans[feature] ?? [],
   }));
-  if (disclosure && value < p) {
-    contributions.push({ feature: 'ai-self-disclosure cap', value: 1, weight: 0, delta: value - p, spans: disclosure.spans });
+  if (capped < p) contributions.push({ feature: 'canned-text cap', value: r.raw.canned, weight: 0, delta: capped - p, spans: r.spans.tells ?? [] });
+  if (disclosure && value < capped) {
+    contributions.push({ feature: 'ai-self-disclosure cap', value: 1, weight: 0, delta: value - capped, spans: disclosure.spans });
   }
   contributions.sort((u, v) => Math.abs(v.delta) - Math.abs(u.delta) || (u.feature < v.feature ? -1 : u.feature > v.feature ? 1 : 0));
   return { value, contributions };

@@ -76,6 +76,26 @@ export interface Advice {
   rewrite_guidance?: RewriteStep[];
 }
 
+/** One dimension target the score moved away from the profile's, and why. */
+export interface TargetAdjustment {
+  dimension: DimensionId;
+  /** The profile's own target (as GET /api/profiles lists it). */
+  profile: number;
+  /** The target this score judged against. */
+  adjusted: number;
+  reason: string;
+}
+
+/**
+ * The targets behind a verdict: the profile's own, the ones this score used, and each adjustment
+ * with its reason (empty when the profile's targets were used as they are).
+ */
+export interface TargetsResult {
+  profile: Record<DimensionId, number>;
+  adjusted: Record<DimensionId, number>;
+  adjustments: TargetAdjustment[];
+}
+
 /** The verdict against one profile. */
 export interface ProfileResult {
   profile: string;
@@ -83,6 +103,8 @@ export interface ProfileResult {
   passed: boolean;
   style_fit: number;
   machine_penalty: number;
+  /** The profile's targets and the situation-adjusted ones this verdict used, with the reasons. */
+  targets: TargetsResult;
   dimensions: Record<DimensionId, DimensionResult> & { timing?: TimingResult };
   signals: SignalResult[];
   advice: Advice;

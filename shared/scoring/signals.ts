@@ -278,6 +278,17 @@ const BOILERPLATE: readonly GuardedRule[] = indexRules([
   },
   { re: /\bif you have any (?:other|more|further|additional) questions\b/g, triggers: ['questions'], anchor: 'end' },
   { re: /\bis there anything else (?:i can (?:help|assist) you with|you(?:'d| would) like)\b/g, triggers: ['anything'], anchor: 'end' },
+  // Customer-service stock phrases (issue 16: a polished support reply built from them read as 99.8
+  // human). Canned empathy and thanks, not the plain "sorry" or "thanks" people write.
+  {
+    re: /\bi (?:completely |totally |fully |truly )?understand (?:how (?:frustrating|stressful|difficult|upsetting|concerning|disappointing|inconvenient|overwhelming)|your (?:frustration|concern|concerns|disappointment))\b/g,
+    triggers: ['understand'],
+    anchor: 'any',
+  },
+  { re: /\bthank you (?:so much )?for your (?:patience|understanding|cooperation)(?: and (?:understanding|cooperation|patience))?\b/g, triggers: ['patience', 'understanding', 'cooperation'], anchor: 'any' },
+  { re: /\b(?:i|we) (?:sincerely )?apologi[sz]e for (?:any|the) (?:inconvenience|confusion|frustration)\b/g, triggers: ['inconvenience', 'confusion', 'frustration'], anchor: 'any' },
+  { re: /\brest assured\b/g, triggers: ['assured'], anchor: 'any' },
+  { re: /\bi (?:truly |really )?appreciate your (?:patience|understanding)\b/g, triggers: ['patience', 'understanding'], alsoTriggers: ['appreciate'], anchor: 'any' },
   // Canned refusal opener. Dev check: "i'm sorry, but" 0/817 human vs 20/817 ChatGPT truthfulqa.
   {
     re: /\bi(?:'m| am) sorry,? but (?:as an|i (?:cannot|can't|am unable to|am not able to|don't have (?:access|information|the ability)))/g,

@@ -1,12 +1,13 @@
 import { findProfile } from '../profiles';
 import { ScoringInputError } from './errors';
+import { unsupportedLanguageMessage, unsupportedLanguageOf } from './language';
 import { MAX_DELAY_SECONDS, MAX_TEXT_CHARS } from './limits';
 import type { ScoreInput } from './result-types';
 
 /**
  * Checks a score input before any work, so bad input fails fast with one clear reason.
  * @param input - the request
- * @throws ScoringInputError empty_text, text_too_long, invalid_text, invalid_delay, unknown_profile, invalid_incoming
+ * @throws ScoringInputError empty_text, text_too_long, invalid_text, unsupported_language, invalid_delay, unknown_profile, invalid_incoming
  */
 export function validateScoreInput(input: ScoreInput): void {
   if (typeof input.text !== 'string') throw new ScoringInputError('invalid_text', 'text', 'text must be a string');
@@ -14,6 +15,10 @@ export function validateScoreInput(input: ScoreInput): void {
   if (input.text.length > MAX_TEXT_CHARS) {
     throw new ScoringInputError('text_too_long', 'text', `text is ${input.text.length} characters; the limit is ${MAX_TEXT_CHARS}`);
   }
+  // Lexicons, weights and advice are English: a confidently non-English reply is refused, never
+  // scored as if it were English (issue 16). Short or ambiguous texts are scored.
+  const language = unsupportedLanguageOf(input.text);
+  if (language !== undefined) throw new ScoringInputError('unsupported_language', 'text', unsupportedLanguageMessage(language));
   if (input.incoming !== undefined) {
     if (typeof input.incoming !== 'string') throw new ScoringInputError('invalid_incoming', 'incoming', 'incoming must be a string');
     if (input.incoming.length > MAX_TEXT_CHARS) {

@@ -94,7 +94,9 @@ export function buildOpenApiDocument(
       title: 'Human-Likeness Scoring and Benchmark Service',
       version,
       description:
-        'Scores text written by an AI agent against 28 human personality profiles. Errors (every status but 402) are ' +
+        'Scores text written by an AI agent against 28 human personality profiles. The engine scores English: a reply ' +
+        'confidently in another language is refused with 422 unsupported_language (before any payment or free round); short ' +
+        'texts whose language cannot be told are scored. Errors (every status but 402) are ' +
         '{"error": {"code", "message", "details"}}; 422 details list every failing field with its JSON path. ' +
         `Free tier: ${freeTier.scoreLimit} lifetime scores per caller (a keyed hash of the client address), data_consent must be true, ` +
         `one wishlist item before free score number ${freeTier.wishlistRequiredFrom} (403 wishlist_required), then 429 free_cap_reached with an upgrade block.`,

@@ -82,6 +82,20 @@ describe('humanlike CLI', () => {
     expect(empty.err).to.include('empty_text');
   });
 
+  it('refuses a confidently non-English reply with unsupported_language (one line, exit 2; a JSON-lines record)', async () => {
+    const german = 'Oh nein, das tut mir wirklich leid. Das muss eine furchtbar schwere Woche für dich gewesen sein. Ich bin für dich da.';
+    const one = await run(['score', '--profile', 'grief-support-peer', german]);
+    expect(one.code).to.equal(2);
+    expect(one.out).to.equal('');
+    expect(one.err.trim().split('\n')).to.have.length(1);
+    expect(one.err).to.match(/unsupported_language: .*German/);
+    const lines = await run(['score', '--jsonl'], JSON.stringify({ id: 'de', text: german }) + '\n' + JSON.stringify({ id: 'en', text: REPLY }) + '\n');
+    const records = lines.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records[0]).to.include({ id: 'de', code: 'unsupported_language' });
+    expect(records[0]).to.not.have.property('human_likeness');
+    expect(records[1]).to.have.property('human_likeness');
+  });
+
   it('prints per-command usage for --help on every command and exits 0', async () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /Usage: humanlike \[options\] \[command\]/],

@@ -47,6 +47,10 @@ describe('POST /api/score (free tier)', function () {
     expect(res.body.score).to.include.keys('scorer_version', 'human_likeness', 'measures', 'eq_score', 'passed', 'suggested_prompt_addition');
     expect(res.body.score.profile).to.equal('warm-casual-texter');
     expect(res.body.score.eq_score).to.be.within(0, 100);
+    // The profile's targets beside the ones used: the practical question lowers the empathy target, with its reason.
+    expect(res.body.score.targets.profile.empathy).to.equal(0.8);
+    expect(res.body.score.targets.adjusted.empathy).to.equal(res.body.score.dimensions.empathy.target);
+    expect(res.body.score.targets.adjustments[0]).to.include({ dimension: 'empathy', profile: 0.8 });
     expect(res.body.free_tier).to.include({ limit: 3, used: 1, remaining: 2 });
     const row = await callerRow(stack, '203.0.113.10');
     expect(row.scores_used).to.equal(1);
@@ -203,6 +207,21 @@ describe('POST /api/score (free tier)', function () {
     expect(res.body.error.code).to.equal('validation_failed');
     expect(res.body.error.details.fields).to.deep.include({ path: '/proposed_text', rule: 'maxLength', message: 'must NOT have more than 20000 characters' });
     expect(await callerRow(stack, '203.0.113.70')).to.equal(undefined);
+  });
+
+  it('refuses a confidently non-English reply with 422 unsupported_language and consumes nothing', async function () {
+    const res = await score(stack, '203.0.113.73', {
+      data_consent: true,
+      proposed_text: 'Lo siento muchísimo, debe ser muy difícil para ti. Estoy aquí contigo si quieres hablar esta noche.',
+      target_profile: 'grief-support-peer',
+    });
+    expect(res.status).to.equal(422);
+    expect(res.body.error.code).to.equal('unsupported_language');
+    expect(res.body.error.message).to.match(/Spanish \(es\).*English only/);
+    expect(res.body.error.details.fields).to.deep.equal([{ path: '/proposed_text', rule: 'unsupported_language', message: res.body.error.message }]);
+    expect(await callerRow(stack, '203.0.113.73')).to.equal(undefined);
+    const short = await score(stack, '203.0.113.73', { data_consent: true, proposed_text: 'gracias!', target_profile: 'warm-casual-texter' });
+    expect(short.status, 'a text too short to tell is scored').to.equal(200);
   });
 
   it('relays the scorer refusal across the queue as a 422 and gives the round back', async function () {

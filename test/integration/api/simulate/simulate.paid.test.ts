@@ -76,6 +76,22 @@ describe('POST /api/simulate paid with x402 (real facilitator, real chain)', fun
     });
   });
 
+  describe('a reply in another language', function () {
+    it('is refused with 422 unsupported_language before payment: signed, yet nothing is charged or recorded', async function () {
+      const before = { payer: await paid.balanceOf(payer.address), treasury: await paid.balanceOf(treasury) };
+      const german = 'Oh nein, das tut mir wirklich leid. Das muss eine furchtbar schwere Woche für dich gewesen sein. Ich bin für dich da.';
+      const { response } = await pay(session(payer.address, { proposed_text: german }), BASIC);
+      expect(response.status).to.equal(422);
+      expect(response.body.error.code).to.equal('unsupported_language');
+      expect(response.body.error.details.fields[0]).to.include({ path: '/proposed_text', rule: 'unsupported_language' });
+      expect(response.headers['payment-response']).to.equal(undefined);
+      expect(await paid.balanceOf(payer.address)).to.equal(before.payer);
+      expect(await paid.balanceOf(treasury)).to.equal(before.treasury);
+      expect(await paid.count('payment_authorizations')).to.equal(0);
+      expect(await paid.count('ledger_sessions')).to.equal(0);
+    });
+  });
+
   describe('a paid session', function () {
     it('basic: delivers the result with a receipt, and moves exactly the price from payer to treasury', async function () {
       const before = { payer: await paid.balanceOf(payer.address), treasury: await paid.balanceOf(treasury) };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { scoreText, type ScoreInput } from '../../../../shared/scoring';
+import type { ScoreInput } from '../../../../shared/scoring';
 import { analyze } from '../../../../shared/scoring/analyze';
 import { measureDirectness } from '../../../../shared/scoring/directness';
 import { measureEmpathy } from '../../../../shared/scoring/empathy';
@@ -9,7 +9,7 @@ import { measureFormality } from '../../../../shared/scoring/formality';
 import { measureHesitation } from '../../../../shared/scoring/hesitation';
 import { measureTextHumanLikeness } from '../../../../shared/scoring/human-likeness';
 import { detectSignals } from '../../../../shared/scoring/signals';
-import { GOLDEN_CASES, goldenTexts, snapshotAnalysis } from '../../../fixtures/golden-inputs';
+import { GOLDEN_CASES, goldenOutcome, goldenTexts, snapshotAnalysis } from '../../../fixtures/golden-inputs';
 
 interface GoldenFile {
   cases: { name: string; input: ScoreInput; result: unknown }[];
@@ -29,7 +29,7 @@ describe('golden scores', () => {
 
   for (const c of GOLDEN.cases) {
     it(`scores "${c.name}" byte for byte as recorded`, () => {
-      expect(JSON.stringify(scoreText(c.input))).to.equal(JSON.stringify(c.result));
+      expect(JSON.stringify(goldenOutcome(c.input))).to.equal(JSON.stringify(c.result));
     });
   }
 
@@ -71,6 +71,6 @@ describe('golden scores', () => {
 
   it('scores the same when the engine is warm and inputs arrive in reverse order', () => {
     // Per-analysis memos and per-module caches must not leak between calls.
-    for (const c of [...GOLDEN.cases].reverse()) expect(JSON.stringify(scoreText(c.input)), c.name).to.equal(JSON.stringify(c.result));
+    for (const c of [...GOLDEN.cases].reverse()) expect(JSON.stringify(goldenOutcome(c.input)), c.name).to.equal(JSON.stringify(c.result));
   });
 });
