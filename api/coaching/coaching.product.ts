@@ -5,7 +5,7 @@ import type { AppDeps } from '../http/deps';
 import { quoteFor } from '../payments/loyalty';
 import type { PaidProduct } from '../payments/paid-product';
 import type { DeliveryExtras } from '../payments/paid-work';
-import { COACHING_CLAIM_HEADER, isPayerClaim } from './coaching-claim';
+import { COACHING_CLAIM_HEADER, isEnrollmentClaim } from './coaching-claim';
 import { hashCoachingSecret, newCoachingSecret } from './coaching-secret';
 import { enrollRequestSchema, type EnrollRequest } from './coaching.schema';
 import { createEnrollment, replaceSecret, setSecretOnce } from './enrollment-store';
@@ -37,7 +37,7 @@ export function coachingProduct(deps: AppDeps): PaidProduct {
         if (delivery.first) {
           return (await setSecretOnce(dataSource, authorization.id, hashCoachingSecret(secret))) ? { secret, secret_note: SECRET_SHOWN_NOTE } : {};
         }
-        if (!(await isPayerClaim(authorization, claim, deps.config.payments.evmRpcUrl))) return {};
+        if (!(await isEnrollmentClaim(authorization, claim, deps.config.payments.evmRpcUrl))) return {};
         return (await replaceSecret(dataSource, authorization.id, hashCoachingSecret(secret))) ? { secret, secret_note: SECRET_REISSUED_NOTE } : {};
       };
       return {

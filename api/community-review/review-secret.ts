@@ -1,11 +1,12 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { hashBearerSecret, mintBearerSecret } from '../../shared/secrets/bearer-secret';
 
 /**
  * A new session secret: `crs_` and 32 random bytes in base64url. Shown once; only its hash is kept.
  * @returns the secret
  */
 export function mintSessionSecret(): string {
-  return `crs_${randomBytes(32).toString('base64url')}`;
+  return mintBearerSecret('crs_');
 }
 
 /**
@@ -14,7 +15,7 @@ export function mintSessionSecret(): string {
  * @returns SHA-256, 64 lowercase hex characters
  */
 export function hashSessionSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hashBearerSecret(secret);
 }
 
 /**

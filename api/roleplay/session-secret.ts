@@ -1,12 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '../../shared/errors';
+import { hashBearerSecret, mintBearerSecret, readBearerSecret } from '../../shared/secrets/bearer-secret';
 
 /** The request header that carries a participant's session secret (turns and the room view). */
 export const SESSION_SECRET_HEADER = 'X-ROLEPLAY-SECRET';
 
 const SECRET_PREFIX = 'hlr_';
-// Longer values are never secrets; they are refused without hashing.
-const MAX_SECRET_CHARS = 128;
 
 /**
  * A new session secret: `hlr_` and 32 fresh random bytes in base64url. Each participant's secret
@@ -15,7 +13,7 @@ const MAX_SECRET_CHARS = 128;
  * @returns the secret
  */
 export function newSessionSecret(): string {
-  return SECRET_PREFIX + randomBytes(32).toString('base64url');
+  return mintBearerSecret(SECRET_PREFIX);
 }
 
 /**
@@ -24,7 +22,7 @@ export function newSessionSecret(): string {
  * @returns 64 hex characters
  */
 export function hashSessionSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hashBearerSecret(secret);
 }
 
 /**
@@ -34,10 +32,10 @@ export function hashSessionSecret(secret: string): string {
  * @throws AppError 401 invalid_session_secret when the value cannot be a secret
  */
 export function sessionSecretHashFrom(header: string): string | undefined {
-  const secret = header.trim();
-  if (!secret) return undefined;
-  if (secret.length > MAX_SECRET_CHARS || !secret.startsWith(SECRET_PREFIX)) throw invalidSessionSecret();
-  return hashSessionSecret(secret);
+  const secret = readBearerSecret(header, SECRET_PREFIX);
+  if (secret.kind === 'absent') return undefined;
+  if (secret.kind === 'malformed') throw invalidSessionSecret();
+  return secret.hash;
 }
 
 /**

@@ -1,19 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
+import { hashBearerSecret, mintBearerSecret, readBearerSecret } from '../../../shared/secrets/bearer-secret';
 
 /** The request header that carries a bundle token. */
 export const BUNDLE_TOKEN_HEADER = 'X-BUNDLE-TOKEN';
 
 const TOKEN_PREFIX = 'hlb_';
-// Longer values are never tokens; they are refused without hashing.
-const MAX_TOKEN_CHARS = 128;
 
 /**
  * A new bearer token: `hlb_` and 32 random bytes in base64url. Shown once; only its hash is stored.
  * @returns the token
  */
 export function newBundleToken(): string {
-  return TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  return mintBearerSecret(TOKEN_PREFIX);
 }
 
 /**
@@ -23,7 +21,7 @@ export function newBundleToken(): string {
  * @returns 64 hex characters
  */
 export function hashBundleToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hashBearerSecret(token);
 }
 
 /**
@@ -34,10 +32,10 @@ export function hashBundleToken(token: string): string {
  * @throws AppError 401 invalid_bundle_token when it cannot be a token
  */
 export function bundleTokenHashFrom(header: string): string {
-  const token = header.trim();
-  if (!token) throw new AppError(401, 'bundle_token_required', `Send the bundle token in the ${BUNDLE_TOKEN_HEADER} header.`);
-  if (token.length > MAX_TOKEN_CHARS || !token.startsWith(TOKEN_PREFIX)) throw invalidBundleToken();
-  return hashBundleToken(token);
+  const token = readBearerSecret(header, TOKEN_PREFIX);
+  if (token.kind === 'absent') throw new AppError(401, 'bundle_token_required', `Send the bundle token in the ${BUNDLE_TOKEN_HEADER} header.`);
+  if (token.kind === 'malformed') throw invalidBundleToken();
+  return token.hash;
 }
 
 /**
