@@ -1,7 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import type { Queue } from 'bullmq';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -10,9 +9,9 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { createApp } from '../../../../api/app';
 import { mintCredential } from '../../../../shared/operators/credentials';
 import { PRODUCTS } from '../../../../shared/products';
-import { PROOF_CARD_REFRESH_JOB } from '../../../../workers/maintenance/proof-card-refresh.processor';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment, type SignedPayment } from '../../../helpers/x402-payments';
+import { runProofCardRefresh } from '../../../helpers/proof-card-refresh';
 
 const PROFILE = 'grief-support-peer';
 // Scored against duel prompt 1 for grief-support-peer, this reply passes (no fee escalation).
@@ -27,17 +26,6 @@ function session(wallet: string, extra: Record<string, unknown> = {}) {
 
 function duelEntry(wallet: string, extra: Record<string, unknown> = {}) {
   return { wallet_address: wallet, target_profile: PROFILE, prompt_id: 1, proposed_text: WARM, response_delay_seconds: 45, ...extra };
-}
-
-async function runRefresh(queue: Queue): Promise<void> {
-  const job = await queue.add(PROOF_CARD_REFRESH_JOB, {});
-  for (let i = 0; i < 300; i++) {
-    const state = await job.getState();
-    if (state === 'completed') return;
-    if (state === 'failed') throw new Error(`proof-card refresh failed: ${(await queue.getJob(job.id!))?.failedReason}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the proof-card refresh job did not run');
 }
 
 describe('every paid product over MCP (official SDK client): duel, role-play, bundle tokens, refused settlement, proof-card evidence, canary', function () {
@@ -245,7 +233,7 @@ describe('every paid product over MCP (official SDK client): duel, role-play, bu
     const COUNTERS = ['payment_challenges', 'payment_retries', 'payment_verifications', 'payment_settlements', 'deliveries', 'test_or_canary_invocations'] as const;
 
     async function counters(): Promise<Record<(typeof COUNTERS)[number], number>> {
-      await runRefresh(maintenanceQueue());
+      await runProofCardRefresh(maintenanceQueue());
       const { evidence } = (await paid.stack.http.get('/api/proof-cards/simulate').expect(200)).body as { evidence: Record<string, number> };
       return Object.fromEntries(COUNTERS.map((k) => [k, evidence[k]])) as Record<(typeof COUNTERS)[number], number>;
     }

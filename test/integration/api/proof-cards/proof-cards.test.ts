@@ -1,15 +1,14 @@
 import { expect } from 'chai';
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import type { Queue } from 'bullmq';
 import { compileBodySchema } from '../../../../api/http/ajv';
 import { simulateRequestSchema } from '../../../../api/simulate/simulate.schema';
 import { mintCredential } from '../../../../shared/operators/credentials';
 import { PRODUCTS } from '../../../../shared/products';
-import { PROOF_CARD_REFRESH_JOB } from '../../../../workers/maintenance/proof-card-refresh.processor';
 import { simulateBody } from '../../../fixtures/builders';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { startTestStack, type TestStack } from '../../../helpers/stack';
 import { signPayment, type SignedPayment } from '../../../helpers/x402-payments';
+import { runProofCardRefresh } from '../../../helpers/proof-card-refresh';
 
 const RESOURCE = `${PUBLIC_BASE_URL}/api/simulate`;
 const VIA = '/api/simulate?via=proof-card';
@@ -31,17 +30,6 @@ const ZERO_COUNTS = {
 /** The counters of a card's evidence, without the timings. */
 function countsOf(evidence: Record<string, unknown>) {
   return Object.fromEntries(Object.keys(ZERO_COUNTS).map((k) => [k, evidence[k]]));
-}
-
-async function runRefresh(queue: Queue): Promise<void> {
-  const job = await queue.add(PROOF_CARD_REFRESH_JOB, {});
-  for (let i = 0; i < 300; i++) {
-    const state = await job.getState();
-    if (state === 'completed') return;
-    if (state === 'failed') throw new Error(`proof-card refresh failed: ${(await queue.getJob(job.id!))?.failedReason}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the proof-card refresh job did not run');
 }
 
 describe('proof cards: evidence counted as the payment pipeline runs', function () {
@@ -105,7 +93,7 @@ describe('proof cards: evidence counted as the payment pipeline runs', function 
     await paidPost('/api/simulate', realB, await signPayment(b, paid.requirement(BASIC), RESOURCE));
 
     expect(await paid.count('ledger_sessions')).to.equal(4);
-    await runRefresh(maintenanceQueue());
+    await runProofCardRefresh(maintenanceQueue());
   });
   after(async function () {
     await paid?.close();
@@ -230,7 +218,7 @@ describe('proof cards: evidence counted as the payment pipeline runs', function 
     });
 
     it('reads the same counters after a restart, rebuilding the snapshot when none is stored', async function () {
-      await runRefresh(maintenanceQueue());
+      await runProofCardRefresh(maintenanceQueue());
       const before = (await http().get('/api/proof-cards/simulate')).body;
       await other.deps.dataSource.query(`DELETE FROM proof_card_snapshots`);
       const after = (await other.http.get('/api/proof-cards/simulate')).body;
@@ -242,7 +230,7 @@ describe('proof cards: evidence counted as the payment pipeline runs', function 
 
     it('counts every event once when several web processes take requests at once', async function () {
       const countOf = async () => {
-        await runRefresh(maintenanceQueue());
+        await runProofCardRefresh(maintenanceQueue());
         return (await http().get('/api/proof-cards/stress-test')).body.evidence.payment_challenges as number;
       };
       const start = await countOf();
