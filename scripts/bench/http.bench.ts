@@ -36,7 +36,11 @@
 // BENCH_KEEP_LOGS=1 (keep the children's logs; with BENCH_LOG_LEVEL=debug they time every job).
 // SCORING_THREADS, SCORING_CONCURRENCY and other service variables pass through to the children.
 //
-// BENCH_TARGETS (no-op,floor,score,paid,paid-2s,stress) picks the targets.
+// BENCH_TARGETS (no-op,floor,floor-pg,score,paid,paid-2s,stress) picks the targets.
+//
+// The floor-pg target (issue 17, goal 3) is the floor plus the one PostgreSQL statement a free
+// round costs (an upsert keyed by the caller, run beside the job, as the service reserves a round):
+// the least any implementation that keeps free rounds in PostgreSQL can spend on a free score.
 //
 // The paid-2s target (issue 17, goal 1) is paid basic POST /api/simulate through a second
 // facilitator child whose development chain answers each settlement's receipt after
@@ -102,7 +106,7 @@ const GOAL_SCORE_OF_FLOOR_THROUGHPUT = 0.8;
 const GOAL_SCORE_OF_FLOOR_P50 = 1.3;
 const SLOW_BLOCK_MS = positiveInt('BENCH_SLOW_BLOCK_MS', 2000);
 const SLOW_PAID_CONNECTIONS = positiveInt('BENCH_PAID_2S_CONNECTIONS', 100);
-const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,floor,score,paid,paid-2s,stress').split(',').map((t) => t.trim());
+const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,floor,floor-pg,score,paid,paid-2s,stress').split(',').map((t) => t.trim());
 
 function positiveInt(name: string, dflt: number, zeroOk = false): number {
   const raw = process.env[name];
@@ -439,7 +443,7 @@ function mean(xs: number[]): number {
   return xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-type TargetName = 'no-op' | 'floor' | 'score' | 'paid' | 'paid-2s' | 'stress';
+type TargetName = 'no-op' | 'floor' | 'floor-pg' | 'score' | 'paid' | 'paid-2s' | 'stress';
 
 /** Paid targets: their settlements are timed, their facilitator's CPU is named. */
 const isPaid = (t: TargetName) => t === 'paid' || t === 'paid-2s' || t === 'stress';
@@ -447,6 +451,7 @@ const isPaid = (t: TargetName) => t === 'paid' || t === 'paid-2s' || t === 'stre
 /** The child processes whose CPU is a target's: its web, its worker, its facilitator. */
 function sideOf(t: TargetName): { web: string; worker: string; facilitator: string } {
   if (t === 'no-op' || t === 'floor') return { web: `${t} web`, worker: `${t} worker`, facilitator: 'facilitator' };
+  if (t === 'floor-pg') return { web: 'floor-pg web', worker: 'floor worker', facilitator: 'facilitator' };
   if (t === 'paid-2s') return { web: 'paid-2s web', worker: 'paid-2s worker', facilitator: 'paid-2s facilitator' };
   return { web: 'score web', worker: 'score worker', facilitator: 'facilitator' };
 }
@@ -692,10 +697,15 @@ async function main(): Promise<void> {
     children.push(startChild('no-op web', runner, 'scripts/bench/noop-round-trip', ['web'], { ...noopEnv, PORT: String(noopPort) }, logDir));
     children.push(startChild('no-op worker', runner, 'scripts/bench/noop-round-trip', ['worker'], noopEnv, logDir));
     const floorPort = await freePort();
-    if (TARGETS.includes('floor')) {
+    const floorPgPort = await freePort();
+    if (TARGETS.includes('floor') || TARGETS.includes('floor-pg')) {
       const floorEnv = { ...noopEnv, FLOOR_THREADS: String(loadConfig({ ...process.env, ...serviceEnv }).scoring.threads) };
       children.push(startChild('floor web', runner, 'scripts/bench/noop-round-trip', ['floor-web'], { ...floorEnv, PORT: String(floorPort) }, logDir));
       children.push(startChild('floor worker', runner, 'scripts/bench/noop-round-trip', ['floor-worker'], floorEnv, logDir));
+      if (TARGETS.includes('floor-pg')) {
+        const floorPgEnv = { ...floorEnv, PORT: String(floorPgPort), DATABASE_URL: databaseUrlForRun };
+        children.push(startChild('floor-pg web', runner, 'scripts/bench/noop-round-trip', ['floor-pg-web'], floorPgEnv, logDir));
+      }
     }
 
     // Goal 1 of issue 17: a facilitator whose settlements wait a block, behind one web and one worker of their own.
@@ -728,16 +738,16 @@ async function main(): Promise<void> {
     const score: Target = { name: 'score', url: `http://127.0.0.1:${scorePort}/api/score`, queue: QUEUE.scoring, prefix };
     const noop: Target = { name: 'no-op', url: `http://127.0.0.1:${noopPort}/`, queue: NOOP_QUEUE, prefix };
     const floor: Target = { name: 'floor', url: `http://127.0.0.1:${floorPort}/`, queue: FLOOR_QUEUE, prefix };
+    const floorPg: Target = { name: 'floor-pg', url: `http://127.0.0.1:${floorPgPort}/`, queue: FLOOR_QUEUE, prefix };
     await waitFor('the API', async () => (await fetch(`http://127.0.0.1:${scorePort}/api/healthz`)).status === 200, children, 60_000);
     await waitFor('the no-op web', async () => (await fetch(`http://127.0.0.1:${noopPort}/`)).status === 200, children, 60_000);
     // One real request each (workers and threads up, the cap really lifted) before measuring.
     const isScore = (b: unknown) => typeof (b as { score?: { human_likeness?: unknown } }).score?.human_likeness === 'number';
     await waitFor('a first score', async () => probe(score.url, isScore), children, 60_000);
     await waitFor('a first no-op round trip', async () => probe(noop.url, (b) => (b as { ok?: unknown }).ok === true), children, 60_000);
-    if (TARGETS.includes('floor')) {
-      const floorScored = (b: unknown) => typeof (b as { result?: { score?: { human_likeness?: unknown } } }).result?.score?.human_likeness === 'number';
-      await waitFor('a first floor round trip', async () => probe(floor.url, floorScored), children, 60_000);
-    }
+    const floorScored = (b: unknown) => typeof (b as { result?: { score?: { human_likeness?: unknown } } }).result?.score?.human_likeness === 'number';
+    if (TARGETS.includes('floor')) await waitFor('a first floor round trip', async () => probe(floor.url, floorScored), children, 60_000);
+    if (TARGETS.includes('floor-pg')) await waitFor('a first floor-pg round trip', async () => probe(floorPg.url, floorScored), children, 60_000);
     const paid = await paidTarget('paid', `http://127.0.0.1:${scorePort}/api/simulate`, prefix);
     // A connection sends at most one request per block time; the pool is signed for that, with room to spare.
     const slowPaid = TARGETS.includes('paid-2s')
@@ -757,7 +767,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       const results: CaseResult[] = [];
       for (const connections of CONNECTIONS) {
-        for (const target of [noop, floor, score, paid, stress].filter((t) => TARGETS.includes(t.name))) {
+        for (const target of [noop, floor, floorPg, score, paid, stress].filter((t) => TARGETS.includes(t.name))) {
           results.push(await runCase(target, connections, children));
           const dead = children.find((c) => c.proc.exitCode !== null);
           if (dead) throw new Error(`${dead.name} exited during the bench:\n${logTail(dead)}`);
@@ -883,7 +893,12 @@ async function main(): Promise<void> {
       );
     }
 
-    const goals = issue17Goals(rounds, bad, scoreOfFloorThroughput, scoreOfFloorLatency);
+    const goals = issue17Goals(rounds, bad, scoreOfFloorThroughput, scoreOfFloorLatency, {
+      floorPgOfFloorThroughput: ratio(['floor-pg', 50, 'rps'], ['floor', 50]),
+      floorPgOfFloorLatency: ratio(['floor-pg', 1, 'p50'], ['floor', 1]),
+      scoreOfFloorPgThroughput: ratio(['score', 50, 'rps'], ['floor-pg', 50]),
+      scoreOfFloorPgLatency: ratio(['score', 1, 'p50'], ['floor-pg', 1]),
+    });
 
     if (process.env.BENCH_OUT) {
       const report = {
@@ -1021,6 +1036,7 @@ function issue17Goals(
   bad: CaseResult[],
   scoreOfFloorThroughput: { median: number; each: number[] } | undefined,
   scoreOfFloorLatency: { median: number; each: number[] } | undefined,
+  withRound: Record<'floorPgOfFloorThroughput' | 'floorPgOfFloorLatency' | 'scoreOfFloorPgThroughput' | 'scoreOfFloorPgLatency', { median: number; each: number[] } | undefined>,
 ): GoalFigure[] {
   const figure = (goal: string, each: number[], met: (x: number) => boolean, targets: TargetName[]): GoalFigure => {
     if (each.length === 0) return { goal, median: NaN, each, verdict: 'NOT RUN' };
@@ -1041,6 +1057,11 @@ function issue17Goals(
   out('');
   out('goals of issue 17 (median over rounds [each round]):');
   for (const g of figures) out(`  ${g.goal}: ${f2(g.median)} ${g.verdict}${g.each.length > 1 ? ` [rounds: ${g.each.map(f2).join(', ')}]` : ''}`);
+  // The floor with the free round's PostgreSQL statement: how much of goal 3 the statement alone takes.
+  const perRound = (x: { each: number[] }) => (x.each.length > 1 ? ` [rounds: ${x.each.map(f2).join(', ')}]` : '');
+  const { floorPgOfFloorThroughput: a, floorPgOfFloorLatency: b, scoreOfFloorPgThroughput: c, scoreOfFloorPgLatency: d } = withRound;
+  if (a && b) out(`     floor-pg (the floor + the free round's one statement) of the floor: throughput x50 ${f2(a.median)}${perRound(a)}, p50 x1 ${f2(b.median)}${perRound(b)}`);
+  if (c && d) out(`     score of floor-pg: throughput x50 ${f2(c.median)}${perRound(c)}, p50 x1 ${f2(d.median)}${perRound(d)}`);
   for (const r of paid1) {
     const ms = (group: string) => f2((1000 * r.seconds * (r.cpu[group] ?? 0)) / Math.max(1, r.ok));
     out(`     paid x1 split: web ${ms('score web')}, worker ${ms('score worker')}, postgres ${ms('postgres')}, redis ${ms('redis')} (facilitator and chain, excluded: ${ms('facilitator')})`);
