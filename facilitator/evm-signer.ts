@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { toFacilitatorEvmSigner, type FacilitatorEvmSigner } from '@x402/evm';
 import {
   BaseError,
+  concat,
   createWalletClient,
+  encodeFunctionData,
   NonceTooLowError,
   publicActions,
   type Address,
@@ -11,7 +13,7 @@ import {
   type PublicClient,
   type Transport,
   type VerifyTypedDataParameters,
-  type WriteContractParameters,
+  type PrepareTransactionRequestParameters,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createNonceSequencer } from './nonce-sequencer';
@@ -21,6 +23,8 @@ import { createNonceSequencer } from './nonce-sequencer';
 function isNonceTooLow(err: unknown): boolean {
   return err instanceof BaseError && err.walk((e) => e instanceof NonceTooLowError) !== null && /nonce too low/i.test(err.message);
 }
+
+type WriteRequest = PrepareTransactionRequestParameters<Chain, ReturnType<typeof privateKeyToAccount>>;
 
 /** Options of {@link createFacilitatorSigner}. */
 export interface FacilitatorSignerOptions {
@@ -79,8 +83,25 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
       getCode: (args) => client.getCode(args),
       readContract: (args) => client.readContract({ ...args, args: args.args ?? [] } as Parameters<typeof client.readContract>[0]),
       verifyTypedData: (args) => client.verifyTypedData(args as VerifyTypedDataParameters),
-      writeContract: (args) =>
-        send((nonce) => client.writeContract({ ...args, nonce } as unknown as WriteContractParameters<readonly unknown[], string, readonly unknown[], Chain, typeof account>)),
+      writeContract: async (args) => {
+        // Gas and fees are estimated before taking a place in the sequencer: they do not depend on
+        // our nonce, and estimating inside it made every settlement wait for all earlier ones'
+        // estimation round trips (100 concurrent settlements queued for seconds). Only signing
+        // with the nonce and the send stay in series.
+        const data = encodeFunctionData({ abi: args.abi, functionName: args.functionName, args: args.args ?? [] } as Parameters<typeof encodeFunctionData>[0]);
+        const prepared = (await client.prepareTransactionRequest({
+          account,
+          chain: options.chain,
+          to: args.address,
+          data: args.dataSuffix ? concat([data, args.dataSuffix]) : data,
+          parameters: ['fees', 'gas'],
+        } as WriteRequest)) as { to: Address; data: Hex; gas: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint };
+        const { to, gas, maxFeePerGas, maxPriorityFeePerGas, gasPrice } = prepared;
+        // With gas, fees and the nonce given, viem's send makes no RPC call but the raw send itself
+        // (and maps the node's errors, "nonce too low" among them, as the retry above reads them).
+        const fees = gasPrice === undefined ? { maxFeePerGas, maxPriorityFeePerGas } : { gasPrice };
+        return send((nonce) => client.sendTransaction({ to, data: prepared.data, gas, ...fees, nonce } as Parameters<typeof client.sendTransaction>[0]));
+      },
       sendTransaction: (args) => send((nonce) => client.sendTransaction({ ...args, nonce })),
       waitForTransactionReceipt: async (args) => {
         const asked = Date.now();

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { bumpCounterOfEach, bumpCounters, recordDelivery, type EvidenceCounter } from '../../shared/proof-cards/evidence-store';
+import { bumpCounterOfEach, recordCallEvidence, type EvidenceCounter } from '../../shared/proof-cards/evidence-store';
 import type { Logger } from '../../shared/logger';
 
 /** The query a proof card's copyable request carries, so a paid call it led to is attributed to it. */
@@ -27,10 +27,13 @@ export interface DeliveredResult {
 /**
  * The proof-card evidence of the payment pipeline (interface description section 2): one hook per
  * event, called by `pay()` and its methods as the event happens, so every transport that pays
- * through `pay()` counts the same. Each hook writes through at once (PostgreSQL, atomic upserts)
- * and never fails the request: a write that fails is logged and the answer goes on. A canary
- * request (`call.canary`) counts once, in `test_or_canary_invocations`, when it enters the
- * pipeline, and nothing else it causes is counted.
+ * through `pay()` counts the same. A call's events are kept in memory as they happen and written
+ * together, in one PostgreSQL statement per product, when the call delivers (`delivered`) or when
+ * the pipeline is done with it (`flush`, which `payFor` runs whatever the outcome): the counts are
+ * in the database before the answer leaves, and a paid call pays one round trip for its evidence,
+ * not nine. A write never fails the request: a write that fails is logged and the answer goes on
+ * (a process killed mid-call loses that call's counts, as it loses the call). A canary request
+ * (`call.canary`) counts once, in `test_or_canary_invocations`, and nothing else it causes is counted.
  */
 export interface PaymentEvidence {
   /** A paid request entered the pipeline: starts its latency clock; counts a canary request. */
@@ -47,7 +50,9 @@ export interface PaymentEvidence {
   invoked(call: EvidenceCall, product: string): Promise<void>;
   /** A paid result was returned; only the first return of each `key` is a delivery. */
   delivered(call: EvidenceCall, product: string, result: DeliveredResult): Promise<void>;
-  /** Proof cards were served (a discovery of each). */
+  /** Writes what the call counted and has not written yet; the pipeline runs it when the call ends. */
+  flush(call: EvidenceCall): Promise<void>;
+  /** Proof cards were served (a discovery of each); written at once. */
   viewed(call: EvidenceCall, products: readonly string[]): Promise<void>;
 }
 
@@ -60,6 +65,8 @@ export interface PaymentEvidence {
 export function createPaymentEvidence(deps: { dataSource: DataSource; buyerHashKey: string }): PaymentEvidence {
   const { dataSource } = deps;
   const startedAt = new WeakMap<object, number>();
+  // The counters each call bumped and has not written yet, by product.
+  const pending = new WeakMap<object, Map<string, EvidenceCounter[]>>();
 
   const safely = async (call: EvidenceCall, event: string, write: () => Promise<unknown>): Promise<void> => {
     try {
@@ -68,34 +75,52 @@ export function createPaymentEvidence(deps: { dataSource: DataSource; buyerHashK
       call.log.warn({ err, event }, 'proof-card evidence not recorded');
     }
   };
-  const count = (call: EvidenceCall, product: string, counter: EvidenceCounter) =>
-    call.canary ? Promise.resolve() : safely(call, counter, () => bumpCounters(dataSource, product, [counter]));
+  const add = (call: EvidenceCall, product: string, ...counters: EvidenceCounter[]) => {
+    const byProduct = pending.get(call) ?? new Map<string, EvidenceCounter[]>();
+    pending.set(call, byProduct);
+    byProduct.set(product, [...(byProduct.get(product) ?? []), ...counters]);
+  };
+  // Takes the call's unwritten counters of a product (all products when none is named).
+  const take = (call: EvidenceCall, product?: string): Array<[string, EvidenceCounter[]]> => {
+    const byProduct = pending.get(call);
+    if (!byProduct) return [];
+    const taken = [...byProduct].filter(([p]) => product === undefined || p === product);
+    for (const [p] of taken) byProduct.delete(p);
+    return taken;
+  };
+  const count = async (call: EvidenceCall, product: string, counter: EvidenceCounter) => {
+    if (!call.canary) add(call, product, counter);
+  };
 
   return {
     async began(call, product) {
       startedAt.set(call, Date.now());
-      if (call.canary) await safely(call, 'test_or_canary_invocations', () => bumpCounters(dataSource, product, ['test_or_canary_invocations']));
+      if (call.canary) add(call, product, 'test_or_canary_invocations');
     },
     challenged: (call, product) => count(call, product, 'payment_challenges'),
     retried: (call, product) => count(call, product, 'payment_retries'),
     verified: (call, product) => count(call, product, 'payment_verifications'),
     async settled(call, product, success) {
-      if (call.canary) return;
-      await safely(call, 'payment_settlements', () => bumpCounters(dataSource, product, success ? ['payment_settlements', 'verified_settlements'] : ['payment_settlements']));
+      if (!call.canary) add(call, product, ...(success ? (['payment_settlements', 'verified_settlements'] as const) : (['payment_settlements'] as const)));
     },
     invoked: (call, product) => count(call, product, 'successful_invocations'),
     async delivered(call, product, result) {
       const started = startedAt.get(call);
+      const counters = take(call, product).flatMap(([, c]) => c);
       await safely(call, 'deliveries', () =>
-        recordDelivery(dataSource, {
+        recordCallEvidence(dataSource, product, counters, {
           key: result.key,
-          product,
           buyerHash: createHmac('sha256', deps.buyerHashKey).update(`proof-card-buyer:${result.payer}`).digest('hex'),
           latencyMs: started === undefined ? null : Date.now() - started,
           viaProofCard: call.viaProofCard === true,
           canary: call.canary === true,
         }),
       );
+    },
+    async flush(call) {
+      for (const [product, counters] of take(call)) {
+        await safely(call, counters.join(','), () => recordCallEvidence(dataSource, product, counters));
+      }
     },
     async viewed(call, products) {
       if (call.canary) return;

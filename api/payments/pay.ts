@@ -87,6 +87,15 @@ export function httpExchange(ctx: AppContext, deps: AppDeps): PaymentExchange {
  *   method throws
  */
 export async function payFor(exchange: PaymentExchange, deps: AppDeps, request: PaidRequest, work: PaidWork): Promise<PayOutcome> {
+  try {
+    return await payForCall(exchange, deps, request, work);
+  } finally {
+    // The call's evidence is written once, whatever the outcome (see PaymentEvidence).
+    await deps.evidence.flush(exchange);
+  }
+}
+
+async function payForCall(exchange: PaymentExchange, deps: AppDeps, request: PaidRequest, work: PaidWork): Promise<PayOutcome> {
   const { product } = request.charge;
   await deps.evidence.began(exchange, product);
   const idempotencyKey = readIdempotencyKey(exchange, request);

@@ -11,36 +11,34 @@ export interface RewardBundleRef {
 
 /**
  * Turns the referrer's pending reward credits into one reward bundle (basic credits owned by the
- * referrer) and mints its token. One transaction: the credits are marked delivered exactly when
+ * referrer) and mints its token, in one statement: the credits are marked delivered exactly when
  * the bundle exists, and concurrent deliveries to one referrer never deliver a credit twice (the
- * rows are locked and re-checked).
+ * rows are locked and re-checked). One statement, not a transaction of three: every paid call's
+ * first delivery runs it, and most payers have nothing pending.
  * @param ds - DataSource
  * @param authorization - the referrer's settled paid call being delivered for the first time
- * @returns the new token, or none when nothing was pending
+ * @returns the new token and its bundle, or none when nothing was pending
  */
-export async function deliverPendingRewards(ds: DataSource, authorization: AuthorizationRow): Promise<string[]> {
-  return ds.transaction(async (tx) => {
-    const due = (await tx.query(
-      `WITH due AS (
-         SELECT referred_wallet, credits_earned - credits_delivered AS credits FROM referrals
-          WHERE referrer_wallet = $1 AND credits_earned > credits_delivered
-          ORDER BY referred_wallet
-          FOR UPDATE)
+export async function deliverPendingRewards(ds: DataSource, authorization: AuthorizationRow): Promise<{ tokens: string[]; bundles: RewardBundleRef[] }> {
+  const token = newBundleToken();
+  const rows = (await ds.query(
+    `WITH due AS (
+       SELECT referred_wallet, credits_earned - credits_delivered AS credits FROM referrals
+        WHERE referrer_wallet = $1 AND credits_earned > credits_delivered
+        ORDER BY referred_wallet
+        FOR UPDATE),
+     delivered AS (
        UPDATE referrals r SET credits_delivered = r.credits_delivered + due.credits, updated_at = now()
          FROM due WHERE r.referred_wallet = due.referred_wallet
-       RETURNING due.credits`,
-      [authorization.payer],
-    )) as [Array<{ credits: number }>, number];
-    const credits = due[0].reduce((sum, r) => sum + r.credits, 0);
-    if (credits <= 0) return [];
-    const token = newBundleToken();
-    await tx.query(
-      `INSERT INTO bundles (token_hash, wallet, plan, source, credits_total, credits_remaining, authorization_id, token_issued_at)
-       VALUES ($1, $2, 'referral-reward', 'referral-reward', $3, $3, $4, now())`,
-      [hashBundleToken(token), authorization.payer, credits, authorization.id],
-    );
-    return [token];
-  });
+       RETURNING due.credits),
+     total AS (SELECT sum(credits)::int AS credits FROM delivered)
+     INSERT INTO bundles (token_hash, wallet, plan, source, credits_total, credits_remaining, authorization_id, token_issued_at)
+     SELECT $2, $1, 'referral-reward', 'referral-reward', credits, credits, $3, now() FROM total WHERE credits > 0
+     RETURNING id, credits_total`,
+    [authorization.payer, hashBundleToken(token), authorization.id],
+  )) as Array<{ id: string; credits_total: number }>;
+  if (rows.length === 0) return { tokens: [], bundles: [] };
+  return { tokens: [token], bundles: rows.map((r) => ({ bundle_id: r.id, credits: r.credits_total })) };
 }
 
 /**
@@ -68,6 +66,10 @@ export async function rewardBundlesOf(ds: DataSource, authorizationId: string): 
  * @returns `reward_bundle_tokens` and `reward_bundles`
  */
 export async function rewardDeliveryExtras(ds: DataSource, authorization: AuthorizationRow, delivery: Delivery): Promise<Record<string, unknown>> {
-  const tokens = delivery.first ? await deliverPendingRewards(ds, authorization) : [];
-  return { reward_bundle_tokens: tokens, reward_bundles: await rewardBundlesOf(ds, authorization.id) };
+  // A first delivery's reward bundle is the one it makes now: reward bundles are made at first deliveries only.
+  if (delivery.first) {
+    const { tokens, bundles } = await deliverPendingRewards(ds, authorization);
+    return { reward_bundle_tokens: tokens, reward_bundles: bundles };
+  }
+  return { reward_bundle_tokens: [], reward_bundles: await rewardBundlesOf(ds, authorization.id) };
 }

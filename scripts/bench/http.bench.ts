@@ -36,7 +36,24 @@
 // BENCH_KEEP_LOGS=1 (keep the children's logs; with BENCH_LOG_LEVEL=debug they time every job).
 // SCORING_THREADS, SCORING_CONCURRENCY and other service variables pass through to the children.
 //
-// BENCH_TARGETS (no-op,floor,score,paid,stress) picks the targets.
+// BENCH_TARGETS (no-op,floor,floor-pg,score,paid,paid-2s,stress) picks the targets.
+//
+// The floor-pg target (issue 17, goal 3) is the floor plus the one PostgreSQL statement a free
+// round costs (an upsert keyed by the caller, run beside the job, as the service reserves a round):
+// the least any implementation that keeps free rounds in PostgreSQL can spend on a free score.
+//
+// The paid-2s target (issue 17, goal 1) is paid basic POST /api/simulate through a second
+// facilitator child whose development chain answers each settlement's receipt after
+// BENCH_SLOW_BLOCK_MS (2000, FACILITATOR_DEV_BLOCK_TIME_MS: Base's block time), served by its own
+// web and worker process (one each, their own BullMQ prefix, the same database), at
+// BENCH_PAID_2S_CONNECTIONS (100) connections once per round, whatever BENCH_CONNECTIONS says.
+//
+// The closing "goals of issue 17" block gives each goal's figure, its per-round values and a
+// verdict: 1. paid-2s x100 >= 40 req/s with p50 <= 2.5 s; 2. a paid basic call's own CPU (web +
+// worker + PostgreSQL + Redis) at 1 connection <= 10 ms; 3. free score >= 0.8 of the floor's
+// throughput at 50 connections and p50 <= 1.3x the floor's at 1 connection; 4. nothing traded
+// (asserted by the test suite, not by a bench). PostgreSQL and Redis CPU is the servers' whole CPU
+// over the case: on a machine shared with other users of those servers it counts theirs too.
 //
 // The stress target (issue 11) is a paid POST /api/stress-test end to end (x402 v2, one reply
 // against all 28 profiles on the `stress` queue), run beside the paid basic simulate: the report
@@ -49,7 +66,7 @@
 // 429s (or 402s) would measure the refusal path, not scoring.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -82,7 +99,14 @@ const GOAL_THROUGHPUT_RATIO = 0.7;
 const GOAL_P50_RATIO = 1.5;
 const GOAL_PAID_P50_RATIO = 3;
 const GOAL_STRESS_WORKER_CPU_RATIO = 2;
-const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,floor,score,paid,stress').split(',').map((t) => t.trim());
+const GOAL_SLOW_PAID_RPS = 40;
+const GOAL_SLOW_PAID_P50_MS = 2500;
+const GOAL_PAID_OWN_CPU_MS = 10;
+const GOAL_SCORE_OF_FLOOR_THROUGHPUT = 0.8;
+const GOAL_SCORE_OF_FLOOR_P50 = 1.3;
+const SLOW_BLOCK_MS = positiveInt('BENCH_SLOW_BLOCK_MS', 2000);
+const SLOW_PAID_CONNECTIONS = positiveInt('BENCH_PAID_2S_CONNECTIONS', 100);
+const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,floor,floor-pg,score,paid,paid-2s,stress').split(',').map((t) => t.trim());
 
 function positiveInt(name: string, dflt: number, zeroOk = false): number {
   const raw = process.env[name];
@@ -157,6 +181,9 @@ interface Runner {
   argsFor(entry: string): string[];
 }
 
+// Non-TypeScript folders the compiled modules read at startup (the starter kit's downloadable files).
+const RUNTIME_ASSET_DIRS = ['api/starter-kit/files'];
+
 function sourceRunner(): Runner {
   return { argsFor: (entry) => ['--import', 'tsx', path.join(ROOT, `${entry}.ts`)] };
 }
@@ -172,6 +199,8 @@ async function compiledRunner(outDir: string): Promise<Runner> {
   const code = await new Promise<number | null>((resolve) => tsc.once('exit', resolve));
   // tsc emits despite type errors (someone may be mid-change elsewhere); refuse only when nothing was emitted.
   if (code !== 0) out(`warning: tsc exited with ${code} while building the bench copy:\n${output.split('\n').slice(0, 8).join('\n')}`);
+  // Files the modules read beside themselves at startup, which tsc does not emit.
+  for (const dir of RUNTIME_ASSET_DIRS) cpSync(path.join(ROOT, dir), path.join(outDir, dir), { recursive: true });
   return {
     argsFor(entry) {
       const file = path.join(outDir, `${entry}.js`);
@@ -414,7 +443,18 @@ function mean(xs: number[]): number {
   return xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-type TargetName = 'no-op' | 'floor' | 'score' | 'paid' | 'stress';
+type TargetName = 'no-op' | 'floor' | 'floor-pg' | 'score' | 'paid' | 'paid-2s' | 'stress';
+
+/** Paid targets: their settlements are timed, their facilitator's CPU is named. */
+const isPaid = (t: TargetName) => t === 'paid' || t === 'paid-2s' || t === 'stress';
+
+/** The child processes whose CPU is a target's: its web, its worker, its facilitator. */
+function sideOf(t: TargetName): { web: string; worker: string; facilitator: string } {
+  if (t === 'no-op' || t === 'floor') return { web: `${t} web`, worker: `${t} worker`, facilitator: 'facilitator' };
+  if (t === 'floor-pg') return { web: 'floor-pg web', worker: 'floor worker', facilitator: 'facilitator' };
+  if (t === 'paid-2s') return { web: 'paid-2s web', worker: 'paid-2s worker', facilitator: 'paid-2s facilitator' };
+  return { web: 'score web', worker: 'score worker', facilitator: 'facilitator' };
+}
 
 interface CaseResult {
   target: TargetName;
@@ -441,6 +481,10 @@ interface Target {
   name: TargetName;
   url: string;
   queue: string;
+  /** The BullMQ prefix of the target's processes. */
+  prefix: string;
+  /** Signed requests a case needs per connection and second (paid only; a slow settlement allows fewer). */
+  perConnectionSecond?: number;
   /** Paid only: signs the requests of one case ahead of it. */
   prepare?: (count: number) => Promise<void>;
   /** Paid only: the next signed request (undefined when the signed pool ran out). */
@@ -487,9 +531,11 @@ function runAutocannon(target: Target, connections: number, seconds: number, onL
 const PAID_PER_CONNECTION_SECOND = positiveInt('BENCH_PAID_PER_CONNECTION_SECOND', 60);
 const PAID_MAX = positiveInt('BENCH_PAID_MAX', 8000);
 
-async function runCase(target: Target, connections: number, children: Child[], prefix: string): Promise<CaseResult> {
+async function runCase(target: Target, connections: number, children: Child[]): Promise<CaseResult> {
+  const { prefix } = target;
   // Signed now, so every authorization is fresh (valid for maxTimeoutSeconds) when it is sent.
-  await target.prepare?.(Math.min(PAID_MAX, connections * PAID_PER_CONNECTION_SECOND * (SECONDS + WARMUP_SECONDS) + 50));
+  const perSecond = target.perConnectionSecond ?? PAID_PER_CONNECTION_SECOND;
+  await target.prepare?.(Math.min(PAID_MAX, Math.ceil(connections * perSecond * (SECONDS + WARMUP_SECONDS)) + 50));
   if (WARMUP_SECONDS > 0) await runAutocannon(target, connections, WARMUP_SECONDS);
   const latencies: number[] = [];
   const before = sampleCpu(children);
@@ -521,7 +567,7 @@ async function runCase(target: Target, connections: number, children: Child[], p
     mean: mean(latencies),
     cpu: cpuShares(before, after),
     jobs: await jobTimeline(prefix, target.queue, since, until),
-    settlements: target.name === 'paid' || target.name === 'stress' ? await jobTimeline(prefix, QUEUE.settlement, since, until) : undefined,
+    settlements: isPaid(target.name) ? await jobTimeline(prefix, QUEUE.settlement, since, until) : undefined,
   };
 }
 
@@ -538,7 +584,7 @@ function printCase(r: CaseResult, withResponses = true): void {
   const figures = [f1(r.rps).padStart(9), ...[r.p50, r.p95, r.p99, r.mean].map((x) => f2(x).padStart(8))].join(' ');
   const errors = r.errors ? ` errors:${r.errors}` : '';
   const responses = withResponses ? `   ${r.notOk} not 200 of ${r.responses + r.errors} (${codes}${errors})` : '';
-  out(`${r.target.padEnd(6)} ${String(r.connections).padStart(5)} ${figures}${responses}`);
+  out(`${r.target.padEnd(7)} ${String(r.connections).padStart(5)} ${figures}${responses}`);
 }
 
 function printDetail(r: CaseResult): void {
@@ -547,14 +593,14 @@ function printDetail(r: CaseResult): void {
     .map(([k, v]) => `${k} ${v.toFixed(2)}`)
     .join(', ');
   const perRequest = (group: string[]) => f2((1000 * r.seconds * group.reduce((a, g) => a + (r.cpu[g] ?? 0), 0)) / Math.max(1, r.ok));
-  const side = r.target === 'no-op' || r.target === 'floor' ? [`${r.target} web`, `${r.target} worker`] : ['score web', 'score worker'];
+  const side = sideOf(r.target);
   out(`  ${r.target} x${r.connections}: cores busy: ${cpu}`);
   out(
-    `  ${r.target} x${r.connections}: CPU ms per 200: web ${perRequest([side[0]])}, worker (with its threads) ${perRequest([side[1]])}, ` +
+    `  ${r.target} x${r.connections}: CPU ms per 200: web ${perRequest([side.web])}, worker (with its threads) ${perRequest([side.worker])}, ` +
       `redis ${perRequest(['redis'])}, postgres ${perRequest(['postgres'])}, bench client ${perRequest(['bench client'])}` +
-      (r.target === 'paid' || r.target === 'stress' ? `, facilitator and chain ${perRequest(['facilitator'])}` : ''),
+      (isPaid(r.target) ? `, facilitator and chain ${perRequest([side.facilitator])}` : ''),
   );
-  if ((r.target === 'paid' || r.target === 'stress') && r.jobs && r.settlements) {
+  if (isPaid(r.target) && r.jobs && r.settlements) {
     const [j, st] = [r.jobs, r.settlements];
     const rest = r.mean - j.waitMean - j.runMean - st.waitMean - st.runMean;
     const queue = r.target === 'stress' ? 'stress' : 'scoring';
@@ -584,6 +630,8 @@ async function main(): Promise<void> {
   }
   const runId = `${process.pid}-${randomBytes(3).toString('hex')}`;
   const prefix = `hl-bench-${runId}`;
+  // The paid-2s processes' own queues: their worker must not take the other web's jobs.
+  const slowPrefix = `hl-bench-slow-${runId}`;
   const dbName = `humanlike_bench_${runId.replace(/-/g, '_')}`;
   const logDir = mkdtempSync(path.join(tmpdir(), 'humanlike-bench-'));
   // Inside the repository (ignored by git) so the compiled files resolve node_modules.
@@ -596,7 +644,7 @@ async function main(): Promise<void> {
     for (const child of [...children].reverse()) {
       await stopChild(child, 20_000).catch((err: unknown) => out(`warning: stopping ${child.name}: ${String(err)}`));
     }
-    await cleanRedis(prefix).catch((err: unknown) => out(`warning: Redis cleanup under ${prefix}: ${String(err)}`));
+    for (const p of [prefix, slowPrefix]) await cleanRedis(p).catch((err: unknown) => out(`warning: Redis cleanup under ${p}: ${String(err)}`));
     if (dbCreated) {
       await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((err: unknown) => out(`warning: dropping ${dbName}: ${String(err)}`));
     }
@@ -649,26 +697,62 @@ async function main(): Promise<void> {
     children.push(startChild('no-op web', runner, 'scripts/bench/noop-round-trip', ['web'], { ...noopEnv, PORT: String(noopPort) }, logDir));
     children.push(startChild('no-op worker', runner, 'scripts/bench/noop-round-trip', ['worker'], noopEnv, logDir));
     const floorPort = await freePort();
-    if (TARGETS.includes('floor')) {
+    const floorPgPort = await freePort();
+    if (TARGETS.includes('floor') || TARGETS.includes('floor-pg')) {
       const floorEnv = { ...noopEnv, FLOOR_THREADS: String(loadConfig({ ...process.env, ...serviceEnv }).scoring.threads) };
       children.push(startChild('floor web', runner, 'scripts/bench/noop-round-trip', ['floor-web'], { ...floorEnv, PORT: String(floorPort) }, logDir));
       children.push(startChild('floor worker', runner, 'scripts/bench/noop-round-trip', ['floor-worker'], floorEnv, logDir));
+      if (TARGETS.includes('floor-pg')) {
+        const floorPgEnv = { ...floorEnv, PORT: String(floorPgPort), DATABASE_URL: databaseUrlForRun };
+        children.push(startChild('floor-pg web', runner, 'scripts/bench/noop-round-trip', ['floor-pg-web'], floorPgEnv, logDir));
+      }
     }
 
-    const score: Target = { name: 'score', url: `http://127.0.0.1:${scorePort}/api/score`, queue: QUEUE.scoring };
-    const noop: Target = { name: 'no-op', url: `http://127.0.0.1:${noopPort}/`, queue: NOOP_QUEUE };
-    const floor: Target = { name: 'floor', url: `http://127.0.0.1:${floorPort}/`, queue: FLOOR_QUEUE };
+    // Goal 1 of issue 17: a facilitator whose settlements wait a block, behind one web and one worker of their own.
+    const slowPort = await freePort();
+    if (TARGETS.includes('paid-2s')) {
+      const slowFacilitatorPort = await freePort();
+      const slowFacilitator = startChild(
+        'paid-2s facilitator',
+        runner,
+        'facilitator/main',
+        [],
+        { LOG_LEVEL: 'info', FACILITATOR_PORT: String(slowFacilitatorPort), FACILITATOR_DEV_BLOCK_TIME_MS: String(SLOW_BLOCK_MS) },
+        logDir,
+      );
+      children.push(slowFacilitator);
+      const slowChain = await facilitatorReady(slowFacilitator, children);
+      const slowEnv = {
+        ...serviceEnv,
+        QUEUE_PREFIX: slowPrefix,
+        X402_FACILITATOR_URL: slowChain.url,
+        X402_NETWORK: slowChain.network,
+        USDC_ASSET_ADDRESS: slowChain.asset,
+        TREASURY_EVM_ADDRESS: slowChain.treasury,
+      };
+      children.push(startChild('paid-2s web', runner, 'api/server', [], { ...slowEnv, PORT: String(slowPort) }, logDir));
+      children.push(startChild('paid-2s worker', runner, 'workers/main', [], slowEnv, logDir));
+      await waitFor('the paid-2s API', async () => (await fetch(`http://127.0.0.1:${slowPort}/api/healthz`)).status === 200, children, 60_000);
+    }
+
+    const score: Target = { name: 'score', url: `http://127.0.0.1:${scorePort}/api/score`, queue: QUEUE.scoring, prefix };
+    const noop: Target = { name: 'no-op', url: `http://127.0.0.1:${noopPort}/`, queue: NOOP_QUEUE, prefix };
+    const floor: Target = { name: 'floor', url: `http://127.0.0.1:${floorPort}/`, queue: FLOOR_QUEUE, prefix };
+    const floorPg: Target = { name: 'floor-pg', url: `http://127.0.0.1:${floorPgPort}/`, queue: FLOOR_QUEUE, prefix };
     await waitFor('the API', async () => (await fetch(`http://127.0.0.1:${scorePort}/api/healthz`)).status === 200, children, 60_000);
     await waitFor('the no-op web', async () => (await fetch(`http://127.0.0.1:${noopPort}/`)).status === 200, children, 60_000);
     // One real request each (workers and threads up, the cap really lifted) before measuring.
     const isScore = (b: unknown) => typeof (b as { score?: { human_likeness?: unknown } }).score?.human_likeness === 'number';
     await waitFor('a first score', async () => probe(score.url, isScore), children, 60_000);
     await waitFor('a first no-op round trip', async () => probe(noop.url, (b) => (b as { ok?: unknown }).ok === true), children, 60_000);
-    if (TARGETS.includes('floor')) {
-      const floorScored = (b: unknown) => typeof (b as { result?: { score?: { human_likeness?: unknown } } }).result?.score?.human_likeness === 'number';
-      await waitFor('a first floor round trip', async () => probe(floor.url, floorScored), children, 60_000);
-    }
-    const paid = await paidTarget(`http://127.0.0.1:${scorePort}/api/simulate`);
+    const floorScored = (b: unknown) => typeof (b as { result?: { score?: { human_likeness?: unknown } } }).result?.score?.human_likeness === 'number';
+    if (TARGETS.includes('floor')) await waitFor('a first floor round trip', async () => probe(floor.url, floorScored), children, 60_000);
+    if (TARGETS.includes('floor-pg')) await waitFor('a first floor-pg round trip', async () => probe(floorPg.url, floorScored), children, 60_000);
+    const paid = await paidTarget('paid', `http://127.0.0.1:${scorePort}/api/simulate`, prefix);
+    // A connection sends at most one request per block time; the pool is signed for that, with room to spare.
+    const slowPaid = TARGETS.includes('paid-2s')
+      ? { ...(await paidTarget('paid-2s', `http://127.0.0.1:${slowPort}/api/simulate`, slowPrefix)), perConnectionSecond: 1500 / SLOW_BLOCK_MS }
+      : undefined;
 
     out(
       `http bench: ${ROUNDS} round(s), ${SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, ${CALLERS} callers, node ${process.version}, ` +
@@ -676,19 +760,23 @@ async function main(): Promise<void> {
     );
     // Measured before the cases, while nothing else runs.
     const curve: CurveCosts | undefined = TARGETS.includes('paid') ? await measureCurveCosts() : undefined;
-    const stress = await stressTarget(`http://127.0.0.1:${scorePort}/api/stress-test`, paid.url);
+    const stress = await stressTarget(`http://127.0.0.1:${scorePort}/api/stress-test`, paid.url, prefix);
     // Rounds run every case in turn, so a slow minute of this shared machine hits all targets of a
     // round alike; ratios are taken within a round, then their median is reported.
     const rounds: CaseResult[][] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const results: CaseResult[] = [];
       for (const connections of CONNECTIONS) {
-        for (const target of [noop, floor, score, paid, stress].filter((t) => TARGETS.includes(t.name))) {
-          const r = await runCase(target, connections, children, prefix);
-          results.push(r);
+        for (const target of [noop, floor, floorPg, score, paid, stress].filter((t) => TARGETS.includes(t.name))) {
+          results.push(await runCase(target, connections, children));
           const dead = children.find((c) => c.proc.exitCode !== null);
           if (dead) throw new Error(`${dead.name} exited during the bench:\n${logTail(dead)}`);
         }
+      }
+      if (slowPaid) {
+        results.push(await runCase(slowPaid, SLOW_PAID_CONNECTIONS, children));
+        const dead = children.find((c) => c.proc.exitCode !== null);
+        if (dead) throw new Error(`${dead.name} exited during the bench:\n${logTail(dead)}`);
       }
       rounds.push(results);
       if (ROUNDS > 1) out(`round ${round} of ${ROUNDS} done`);
@@ -805,6 +893,13 @@ async function main(): Promise<void> {
       );
     }
 
+    const goals = issue17Goals(rounds, bad, scoreOfFloorThroughput, scoreOfFloorLatency, {
+      floorPgOfFloorThroughput: ratio(['floor-pg', 50, 'rps'], ['floor', 50]),
+      floorPgOfFloorLatency: ratio(['floor-pg', 1, 'p50'], ['floor', 1]),
+      scoreOfFloorPgThroughput: ratio(['score', 50, 'rps'], ['floor-pg', 50]),
+      scoreOfFloorPgLatency: ratio(['score', 1, 'p50'], ['floor-pg', 1]),
+    });
+
     if (process.env.BENCH_OUT) {
       const report = {
         seconds: SECONDS,
@@ -822,6 +917,7 @@ async function main(): Promise<void> {
         paidP50Ratio: paidLatency?.median,
         stressWorkerCpu: stressCpu,
         curve,
+        goals,
         failed: bad.length > 0,
       };
       writeFileSync(process.env.BENCH_OUT, `${JSON.stringify(report, null, 2)}\n`);
@@ -880,7 +976,7 @@ async function facilitatorReady(child: Child, children: Child[]): Promise<ChainI
 }
 
 // The paid target: reads the live 402 offer once, then signs each case's requests ahead of it.
-async function paidTarget(url: string): Promise<Target> {
+async function paidTarget(name: 'paid' | 'paid-2s', url: string, prefix: string): Promise<Target> {
   const quote = await fetch(url);
   const offer = (await quote.json()) as { resource: { url: string }; accepts: Array<Record<string, unknown>> };
   if (quote.status !== 402) throw new Error(`GET ${url} answered ${quote.status}, not the 402 quote`);
@@ -889,14 +985,15 @@ async function paidTarget(url: string): Promise<Target> {
   let pool: PaidRequest[] = [];
   let next = 0;
   return {
-    name: 'paid',
+    name,
     url,
     queue: QUEUE.scoring,
+    prefix,
     async prepare(count) {
       const started = performance.now();
       pool = await signPaidRequests(paidOffer, count, paidBodyFor);
       next = 0;
-      out(`  (signed ${count} authorizations ahead of the paid case in ${f1((performance.now() - started) / 1000)} s)`);
+      out(`  (signed ${count} authorizations ahead of the ${name} case in ${f1((performance.now() - started) / 1000)} s)`);
     },
     nextPaid: () => pool[next++],
   };
@@ -917,6 +1014,69 @@ main().catch((err: unknown) => {
   process.stderr.write(`http bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;
 });
+
+/** One goal's figure: its median over the rounds, each round's value, and the verdict. */
+interface GoalFigure {
+  goal: string;
+  median: number;
+  each: number[];
+  verdict: 'MET' | 'MISSED' | 'INVALID (not-200 responses)' | 'NOT RUN';
+}
+
+/**
+ * Prints the goals of issue 17, each with its figure, its value in each round, and a verdict.
+ * @param rounds - every round's cases
+ * @param bad - the cases with too many non-200 answers
+ * @param scoreOfFloorThroughput - score/floor throughput at 50 connections, per round
+ * @param scoreOfFloorLatency - score/floor p50 at 1 connection, per round
+ * @returns the figures, for BENCH_OUT
+ */
+function issue17Goals(
+  rounds: CaseResult[][],
+  bad: CaseResult[],
+  scoreOfFloorThroughput: { median: number; each: number[] } | undefined,
+  scoreOfFloorLatency: { median: number; each: number[] } | undefined,
+  withRound: Record<'floorPgOfFloorThroughput' | 'floorPgOfFloorLatency' | 'scoreOfFloorPgThroughput' | 'scoreOfFloorPgLatency', { median: number; each: number[] } | undefined>,
+): GoalFigure[] {
+  const figure = (goal: string, each: number[], met: (x: number) => boolean, targets: TargetName[]): GoalFigure => {
+    if (each.length === 0) return { goal, median: NaN, each, verdict: 'NOT RUN' };
+    const m = median(each);
+    const invalid = bad.some((c) => targets.includes(c.target));
+    return { goal, median: m, each, verdict: invalid ? 'INVALID (not-200 responses)' : met(m) ? 'MET' : 'MISSED' };
+  };
+  const casesOf = (t: TargetName, c: number) => rounds.map((rs) => rs.find((r) => r.target === t && r.connections === c)).filter((r): r is CaseResult => r !== undefined);
+  const slow = casesOf('paid-2s', SLOW_PAID_CONNECTIONS);
+  const paid1 = casesOf('paid', 1);
+  const figures = [
+    figure(`1. paid-2s x${SLOW_PAID_CONNECTIONS} req/s >= ${GOAL_SLOW_PAID_RPS}`, slow.map((r) => r.rps), (x) => x >= GOAL_SLOW_PAID_RPS, ['paid-2s']),
+    figure(`1. paid-2s x${SLOW_PAID_CONNECTIONS} p50 ms <= ${GOAL_SLOW_PAID_P50_MS}`, slow.map((r) => r.p50), (x) => x <= GOAL_SLOW_PAID_P50_MS, ['paid-2s']),
+    figure(`2. paid x1 own CPU ms per call (web + worker + postgres + redis) <= ${GOAL_PAID_OWN_CPU_MS}`, paid1.map(paidOwnCpuPerCall), (x) => x <= GOAL_PAID_OWN_CPU_MS, ['paid']),
+    figure(`3. score/floor throughput x50 >= ${GOAL_SCORE_OF_FLOOR_THROUGHPUT}`, scoreOfFloorThroughput?.each ?? [], (x) => x >= GOAL_SCORE_OF_FLOOR_THROUGHPUT, ['score', 'floor']),
+    figure(`3. score/floor p50 x1 <= ${GOAL_SCORE_OF_FLOOR_P50}`, scoreOfFloorLatency?.each ?? [], (x) => x <= GOAL_SCORE_OF_FLOOR_P50, ['score', 'floor']),
+  ];
+  out('');
+  out('goals of issue 17 (median over rounds [each round]):');
+  for (const g of figures) out(`  ${g.goal}: ${f2(g.median)} ${g.verdict}${g.each.length > 1 ? ` [rounds: ${g.each.map(f2).join(', ')}]` : ''}`);
+  // The floor with the free round's PostgreSQL statement: how much of goal 3 the statement alone takes.
+  const perRound = (x: { each: number[] }) => (x.each.length > 1 ? ` [rounds: ${x.each.map(f2).join(', ')}]` : '');
+  const { floorPgOfFloorThroughput: a, floorPgOfFloorLatency: b, scoreOfFloorPgThroughput: c, scoreOfFloorPgLatency: d } = withRound;
+  if (a && b) out(`     floor-pg (the floor + the free round's one statement) of the floor: throughput x50 ${f2(a.median)}${perRound(a)}, p50 x1 ${f2(b.median)}${perRound(b)}`);
+  if (c && d) out(`     score of floor-pg: throughput x50 ${f2(c.median)}${perRound(c)}, p50 x1 ${f2(d.median)}${perRound(d)}`);
+  for (const r of paid1) {
+    const ms = (group: string) => f2((1000 * r.seconds * (r.cpu[group] ?? 0)) / Math.max(1, r.ok));
+    out(`     paid x1 split: web ${ms('score web')}, worker ${ms('score worker')}, postgres ${ms('postgres')}, redis ${ms('redis')} (facilitator and chain, excluded: ${ms('facilitator')})`);
+  }
+  out('  4. nothing traded for speed (no payment without a result, no double settlement, no lost free round, every test green):');
+  out('     asserted by the test suite (npm test), not by this bench');
+  return figures;
+}
+
+// A paid call's own CPU (web, worker with its threads, PostgreSQL, Redis) per 200 of a case, in ms.
+function paidOwnCpuPerCall(r: CaseResult): number {
+  const side = sideOf(r.target);
+  const cores = [side.web, side.worker, 'postgres', 'redis'].reduce((a, g) => a + (r.cpu[g] ?? 0), 0);
+  return (1000 * r.seconds * cores) / Math.max(1, r.ok);
+}
 
 // Worker CPU (with its threads) per 200 of a case, in ms.
 function workerCpuPerCall(r: CaseResult): number {
@@ -947,7 +1107,7 @@ async function readOffer(url: string, body?: Record<string, unknown>): Promise<P
 // The stress target: before its first case, gives every bench payer the loyalty program's settled
 // sessions (paid basic simulates, unmeasured) so that its quote no longer changes, then signs each
 // case's requests at that quote.
-async function stressTarget(url: string, simulateUrl: string): Promise<Target> {
+async function stressTarget(url: string, simulateUrl: string, prefix: string): Promise<Target> {
   let offer: PaidOffer | undefined;
   let pool: PaidRequest[] = [];
   let next = 0;
@@ -977,6 +1137,7 @@ async function stressTarget(url: string, simulateUrl: string): Promise<Target> {
     name: 'stress',
     url,
     queue: QUEUE.stress,
+    prefix,
     async prepare(count) {
       offer ??= await settleLoyalty();
       const started = performance.now();

@@ -11,13 +11,20 @@
 // logging. No implementation of the architecture (API -> BullMQ -> worker -> Piscina thread) can
 // answer a scored request cheaper than this, so it bounds what the service can reach.
 //
+// floor-pg: the floor plus the one PostgreSQL statement a free round needs (issue 17, goal 3). Its
+// web runs one upsert keyed by the caller (X-Forwarded-For) on a table of its own, beside the job as
+// the service runs its reservation, and answers when both are done; it shares the floor's worker.
+// No implementation that keeps a free round in PostgreSQL answers cheaper than this.
+//
 // Run as a child of http.bench.ts: `node scripts/bench/noop-round-trip.js <role>` with role web,
-// worker, floor-web or floor-worker, and REDIS_URL, QUEUE_PREFIX, and PORT (web roles) or
-// NOOP_CONCURRENCY (worker roles; FLOOR_THREADS too for floor-worker) in the environment.
+// worker, floor-web, floor-pg-web or floor-worker, and REDIS_URL, QUEUE_PREFIX, and PORT (web roles;
+// DATABASE_URL too for floor-pg-web) or NOOP_CONCURRENCY (worker roles; FLOOR_THREADS too for
+// floor-worker) in the environment.
 import type { Server } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import Koa from 'koa';
+import { Pool } from 'pg';
 import { createScoringPool } from '../../workers/pool';
 
 /** The baselines' queues; their names cannot collide with the service's queues under one prefix. */
@@ -59,9 +66,10 @@ export interface NoopRuntime {
  * @param options - Redis URL and BullMQ prefix
  * @param port - port to listen on (127.0.0.1)
  * @param queueName - NOOP_QUEUE or FLOOR_QUEUE
+ * @param round - work run beside the job for each request (the floor-pg's statement)
  * @returns the runtime
  */
-export async function startNoopWeb(options: NoopOptions, port: number, queueName: string): Promise<NoopRuntime> {
+export async function startNoopWeb(options: NoopOptions, port: number, queueName: string, round?: (caller: string) => Promise<unknown>): Promise<NoopRuntime> {
   const queue = new Queue(queueName, {
     connection: { url: options.redisUrl },
     prefix: options.prefix,
@@ -78,8 +86,11 @@ export async function startNoopWeb(options: NoopOptions, port: number, queueName
       ctx.body = { ok: true };
       return;
     }
-    const job = await queue.add('noop', jobFrom(ctx.request.body));
-    const result = await job.waitUntilFinished(events, 15_000);
+    const roundTrip = async () => {
+      const job = await queue.add('noop', jobFrom(ctx.request.body));
+      return job.waitUntilFinished(events, 15_000);
+    };
+    const [result] = await Promise.all([roundTrip(), round?.(ctx.get('x-forwarded-for'))]);
     ctx.body = { ok: true, result };
   });
   const server: Server = app.listen(port, '127.0.0.1');
@@ -143,6 +154,32 @@ export async function startFloorWorker(options: NoopOptions, concurrency: number
   };
 }
 
+/**
+ * Starts the floor-pg web: the floor's web plus one upsert per request, keyed by the caller, on its
+ * own table (created if missing) through a pool as large as the service's default.
+ * @param options - Redis URL and BullMQ prefix
+ * @param port - port to listen on (127.0.0.1)
+ * @param databaseUrl - the bench's database
+ * @returns the runtime
+ */
+export async function startFloorPgWeb(options: NoopOptions, port: number, databaseUrl: string): Promise<NoopRuntime> {
+  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  await pool.query('CREATE TABLE IF NOT EXISTS bench_floor_rounds (caller text PRIMARY KEY, rounds int NOT NULL)');
+  const web = await startNoopWeb(options, port, FLOOR_QUEUE, (caller) =>
+    pool.query({
+      name: 'bench-floor-round',
+      text: 'INSERT INTO bench_floor_rounds (caller, rounds) VALUES ($1, 1) ON CONFLICT (caller) DO UPDATE SET rounds = bench_floor_rounds.rounds + 1',
+      values: [caller],
+    }),
+  );
+  return {
+    async close() {
+      await web.close();
+      await pool.end();
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const role = process.argv[2];
   const options = { redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: process.env.QUEUE_PREFIX ?? 'bench' };
@@ -151,8 +188,9 @@ async function main(): Promise<void> {
   if (role === 'web') runtime = await startNoopWeb(options, Number(process.env.PORT), NOOP_QUEUE);
   else if (role === 'worker') runtime = await startNoopWorker(options, concurrency);
   else if (role === 'floor-web') runtime = await startNoopWeb(options, Number(process.env.PORT), FLOOR_QUEUE);
+  else if (role === 'floor-pg-web') runtime = await startFloorPgWeb(options, Number(process.env.PORT), process.env.DATABASE_URL ?? '');
   else if (role === 'floor-worker') runtime = await startFloorWorker(options, concurrency, Number(process.env.FLOOR_THREADS ?? 1));
-  else throw new Error(`unknown role "${role}" (web, worker, floor-web or floor-worker)`);
+  else throw new Error(`unknown role "${role}" (web, worker, floor-web, floor-pg-web or floor-worker)`);
   const stop = () => {
     runtime.close().then(
       () => undefined,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthorizationStatus } from '../db/entities';
 import { runHotStatement, type HotStatement } from '../db/hot-statement';
-import { accrueReferralReward, bindReferral, lockPayer } from './referral-accrual';
+import { accrueReferralReward, bindReferral, PAYER_LOCK_SQL } from './referral-accrual';
 
 /** The unique key of an authorization: one nonce of one payer on one asset and network. */
 export interface AuthorizationKey {
@@ -97,12 +97,15 @@ const STORE_RESULT: HotStatement = {
           WHERE id = $1 AND status = 'reserved'
           RETURNING ${COLUMNS}`,
 };
+// Marks the row settled, then takes the payer's lock (lockPayer) in the same round trip.
 const MARK_SETTLED: HotStatement = {
-  name: 'authorization_mark_settled',
-  text: `UPDATE payment_authorizations
-            SET status = 'settled', transaction = $2, settled_at = now(), updated_at = now(), last_error = NULL
-          WHERE id = $1 AND status = 'scored'
-          RETURNING ${COLUMNS}, calibration_text AS "calibrationText"`,
+  name: 'authorization_mark_settled_locked',
+  text: `WITH settled AS (
+           UPDATE payment_authorizations
+              SET status = 'settled', transaction = $2, settled_at = now(), updated_at = now(), last_error = NULL
+            WHERE id = $1 AND status = 'scored'
+            RETURNING ${COLUMNS}, calibration_text AS "calibrationText")
+         SELECT settled.*, ${PAYER_LOCK_SQL('settled.payer')} IS NULL AS "payerLocked" FROM settled`,
 };
 const INSERT_LEDGER: HotStatement = {
   name: 'ledger_insert',
@@ -312,7 +315,7 @@ export async function recordSettlement(ds: DataSource, id: string, transaction: 
     const purchase = { authorizationId: row.id, payer: row.payer, asset: row.asset, amount: row.amount };
     // Referrals: bind before this ledger row exists (the wallet is "new" while it has none), then
     // accrue this purchase to the referrer, in this transaction (once per authorization).
-    await lockPayer(tx, row.payer);
+    // The payer's lock (lockPayer) was taken by MARK_SETTLED itself.
     if (summary?.referralCode) await bindReferral(tx, purchase, summary.referralCode);
     const ledger = await runHotStatement<{ id: string; settled_at: Date }>(tx, INSERT_LEDGER, [
       row.id,

@@ -25,8 +25,16 @@ export interface SettledPurchase {
  * @param payer - the payer
  */
 export async function lockPayer(tx: EntityManager, payer: string): Promise<void> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`humanlike:payer:${payer}`]);
+  await tx.query(`SELECT ${PAYER_LOCK_SQL('$1')}`, [payer]);
 }
+
+/**
+ * The SQL expression that takes {@link lockPayer}'s lock, for a statement that takes it itself
+ * (the settlement's own UPDATE takes it in the same round trip).
+ * @param payer - an SQL expression naming the payer
+ * @returns the expression
+ */
+export const PAYER_LOCK_SQL = (payer: string): string => `pg_advisory_xact_lock(hashtextextended('humanlike:payer:' || ${payer}, 0))`;
 
 /**
  * Whether `wallet` appears in the referrer chain above `start` (start's referrer, its referrer, ...):

@@ -72,6 +72,7 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
       async settled() {},
       async invoked() {},
       async delivered() {},
+      async flush() {},
       async viewed() {},
     },
     queues: [],
