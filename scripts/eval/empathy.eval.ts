@@ -1,8 +1,8 @@
 import { analyze } from '../../shared/scoring/analyze';
 import { measureEmpathy } from '../../shared/scoring/empathy';
 import type { MechanismLevel } from '../../shared/scoring/measure-types';
-import { esconvReplies, foldOf, readCsv } from '../lib/dev-data';
-import { macroF1, spearman } from '../lib/stats';
+import { esconvReplies, esconvStrategyTurns, foldOf, readCsv } from '../lib/dev-data';
+import { auroc, macroF1, spearman } from '../lib/stats';
 import { atLeast, info, type EvalRow } from './eval-row';
 
 const DATASET = 'epitome reddit';
@@ -55,6 +55,14 @@ export async function evaluate(): Promise<EvalRow[]> {
 }
 
 /**
+ * ESConv support strategies that express or reflect the seeker's feelings (EPITOME's emotional
+ * reactions and interpretations), against those that only inform or advise. The annotators labelled
+ * what each turn does, which is closer to empathy than the seeker's 1-5 feedback on the whole chat.
+ */
+const EMOTIONAL_STRATEGIES = new Set(['Reflection of feelings', 'Affirmation and Reassurance', 'Approval and Reassurance', 'Restatement or Paraphrasing', 'Restatement']);
+const PRACTICAL_STRATEGIES = new Set(['Information', 'Providing Suggestions', 'Direct Guidance']);
+
+/**
  * Out of source: ESConv supporter replies (esconv-failed, never read by a fit) against the
  * help-seeker's own ratings: per reply against the 1-5 feedback, and per conversation (mean over
  * its rated replies) against the post-chat empathy survey. Emotional-support chat, not Reddit.
@@ -72,7 +80,15 @@ function outOfSource(): EvalRow[] {
     byConv.set(r.convId, c);
   });
   const convs = [...byConv.values()];
+  const turns = esconvStrategyTurns().filter((t) => EMOTIONAL_STRATEGIES.has(t.strategy) || PRACTICAL_STRATEGIES.has(t.strategy));
+  const turnValues = turns.map((t) => measureEmpathy(analyze(t.reply), t.seekerContext ? analyze(t.seekerContext) : undefined).value);
   return [
+    info(
+      'OOD AUROC empathy, emotional vs practical strategy',
+      'esconv-failed supporter turns (unused source, ESConv strategy labels)',
+      turns.length,
+      auroc(turnValues, turns.map((t) => EMOTIONAL_STRATEGIES.has(t.strategy))),
+    ),
     atLeast('OOD Spearman empathy vs seeker feedback', 'esconv-failed replies (unused source)', replies.length, spearman(values, replies.map((r) => r.feedback)), 0.4),
     info('OOD Spearman mean empathy vs conv empathy', 'esconv-failed conversations (unused source)', convs.length, spearman(convs.map((c) => c.sum / c.n), convs.map((c) => c.empathy))),
   ];

@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { analyze } from '../../shared/scoring/analyze';
 import { detectSignals } from '../../shared/scoring/signals';
-import { rawHumanLikenessFeatures, shrinkFeatures, type HumanLikenessModel, type RawHumanLikenessFeatures } from '../../shared/scoring/human-likeness';
+import { FUNCTION_WORDS, FULL_EVIDENCE_WORDS, functionWordProfile, rawHumanLikenessFeatures, shrinkFeatures, type HumanLikenessModel, type RawHumanLikenessFeatures } from '../../shared/scoring/human-likeness';
 import { fastdetectOpenPairs, fastdetectPairs, foldOf, m4Pairs, truthfulqaPairs, type TextPair } from '../lib/dev-data';
-import { solve } from '../lib/fit';
+import { fitRidge, solve } from '../lib/fit';
 import { linearPredict, type LinearModel } from '../../shared/scoring/math';
 
 /** Where the fitted model is written (imported by shared/scoring/human-likeness.ts). */
@@ -41,6 +41,13 @@ export const FEATURE_DIRECTION: Record<string, 1 | -1> = {
   machineWords: -1,
   conversationalOpeners: 1,
   fragments: 1,
+  // Fitted to point toward human (see fitFunctionWordWeights).
+  functionWords: 1,
+  // Univariate AUROC per genre on the dev pairs: commas favour the model in 7 of 8 genres,
+  // semicolons and parentheses the person in 6 of 8 (parentheses 0.75-0.97 outside Q&A and fiction).
+  commas: -1,
+  semicolons: 1,
+  parentheses: 1,
 };
 
 /**
@@ -62,6 +69,9 @@ export function neutralProfile(priors: Record<string, number>): Record<string, n
   const out: Record<string, number> = {};
   for (const [f, dir] of Object.entries(FEATURE_DIRECTION)) out[f] = dir < 0 ? priors[f] ?? 0 : 0;
   out.sentenceCV = 0.25;
+  out.commas = priors.commas ?? 0;
+  // Every text has a function-word profile; the human-typical one is no evidence either way.
+  out.functionWords = priors.functionWords ?? 0;
   return out;
 }
 
@@ -178,7 +188,17 @@ export function isChatModelPair(t: LabelledText): boolean {
  * @param lambda - L2 penalty
  * @returns the model
  */
-export function fitHumanLikenessOn(measured: readonly MeasuredText[], data: string, features: string[] = Object.keys(FEATURE_DIRECTION), lambda = 3): HumanLikenessModel {
+export function fitHumanLikenessOn(measured0: readonly MeasuredText[], data: string, features: string[] = Object.keys(FEATURE_DIRECTION), lambda = LAMBDA): HumanLikenessModel {
+  // The function-word profile is itself fitted (stage 1). The stage-2 rows carry the profile from
+  // weights fitted without their own fold (cross-fitting), so stage 2 sees it as strong as it is on
+  // unseen text, not as strong as on the text its weights were fitted on.
+  const functionWordWeights = fitFunctionWordWeights(measured0);
+  const oof = new Map<number, number[]>();
+  for (let k = 0; k < STACK_FOLDS; k++) oof.set(k, fitFunctionWordWeights(measured0.filter((m) => foldOf(m.t.id, STACK_FOLDS) !== k)));
+  const measured: MeasuredText[] = measured0.map((m) => ({
+    ...m,
+    raw: { ...m.raw, raw: { ...m.raw.raw, functionWords: functionWordProfile(m.raw.functionWordCounts, m.raw.words, oof.get(foldOf(m.t.id, STACK_FOLDS))) } },
+  }));
   const priors: Record<string, number> = {};
   for (const name of Object.keys(FEATURE_DIRECTION)) {
     let sum = 0;
@@ -230,8 +250,11 @@ export function fitHumanLikenessOn(measured: readonly MeasuredText[], data: stri
       intercept: fit.intercept,
     };
     const neutral = linearPredict(model, neutralProfile(priors)).value;
-    const interceptShift = Math.max(0, NEUTRAL_LOGIT - neutral);
+    let interceptShift = Math.max(0, NEUTRAL_LOGIT - neutral);
     model.intercept += interceptShift;
+    const flagShift = falseFlagShift(model, rows, measured);
+    model.intercept += flagShift;
+    interceptShift += flagShift;
     const keptPriors: Record<string, number> = {};
     for (const f of active) keptPriors[f] = round6(priors[f]);
     return {
@@ -243,8 +266,64 @@ export function fitHumanLikenessOn(measured: readonly MeasuredText[], data: stri
       intercept: round6(model.intercept),
       priors: keptPriors,
       interceptShift: round6(interceptShift),
+      functionWordWeights: functionWordWeights.map(round6),
     };
   }
+}
+
+/**
+ * Share of the human training texts of any one genre the model may put below 0.5. The neutral
+ * shift alone left 12-26% of the human texts of unseen genres flagged once the function-word
+ * profile sharpened the model; a genre's human texts vary more than the neutral profile says.
+ */
+const TRAIN_FALSE_FLAG_RATE = 0.01;
+
+/**
+ * Intercept raise (>= 0) that brings the false-flag rate of every training genre's human texts
+ * down to {@link TRAIN_FALSE_FLAG_RATE}. Ranking within a genre is unchanged.
+ */
+function falseFlagShift(model: LinearModel, rows: Record<string, number>[], measured: readonly MeasuredText[]): number {
+  const byGenre = new Map<string, number[]>();
+  measured.forEach((m, i) => {
+    if (m.t.human !== 1) return;
+    const etas = byGenre.get(m.t.genre) ?? [];
+    etas.push(linearPredict(model, rows[i]).value);
+    byGenre.set(m.t.genre, etas);
+  });
+  let shift = 0;
+  for (const etas of byGenre.values()) {
+    etas.sort((a, b) => a - b);
+    const q = etas[Math.floor(TRAIN_FALSE_FLAG_RATE * etas.length)];
+    shift = Math.max(shift, -q);
+  }
+  return shift;
+}
+
+/**
+ * L2 penalty of the main model. Raised from 3 with the function-word profile, which would otherwise
+ * carry most of the weight: at 30 every leave-one-genre-out figure is within 0.005 of lambda 3 or
+ * better (length-matched pooled 0.670 -> 0.678) and the profile's standardized weight falls 1.86 -> 1.49.
+ */
+const LAMBDA = 30;
+
+/** Folds of the cross-fitting of the function-word profile. */
+const STACK_FOLDS = 5;
+
+/** Ridge penalty of the function-word profile, relative to the number of texts (strong: 100 weak, correlated rates). */
+const FUNCTION_WORD_LAMBDA_PER_TEXT = 0.2;
+
+/**
+ * Stage 1: per-word weights of the function-word profile, a ridge regression of the label on the
+ * rates per 100 words of {@link FUNCTION_WORDS}, over texts long enough for rates to mean something.
+ * @param measured - training texts
+ * @returns one weight per function word (raw units: logit-free score per rate point)
+ */
+export function fitFunctionWordWeights(measured: readonly MeasuredText[]): number[] {
+  const long = measured.filter((m) => m.words >= FULL_EVIDENCE_WORDS / 2);
+  const X = long.map((m) => Array.from(m.raw.functionWordCounts, (c) => (c * 100) / m.words));
+  const y = long.map((m) => m.t.human);
+  const model = fitRidge([...FUNCTION_WORDS], X, y, FUNCTION_WORD_LAMBDA_PER_TEXT * long.length);
+  return model.weights.map((w, j) => w / model.scale[j]);
 }
 
 function standardization(rows: Record<string, number>[], features: string[]): { mean: Record<string, number>; scale: Record<string, number> } {

@@ -144,3 +144,36 @@ export function esconvReplies(): EsconvReply[] {
     (r) => ({ id: r.id, convId: r.conv_id, seekerContext: r.seeker_context, reply: r.reply.trim(), feedback: r.feedback, convEmpathy: r.conv_empathy }),
   );
 }
+
+/** One ESConv supporter turn with its annotated support strategy and the seeker turns just before it. */
+export interface EsconvStrategyTurn {
+  id: string;
+  seekerContext: string;
+  reply: string;
+  strategy: string;
+}
+
+/**
+ * Every supporter turn of esconv-failed/FailedESConv.json with its ESConv strategy (Liu et al. 2021:
+ * Reflection of feelings, Affirmation and Reassurance, Information, Providing Suggestions, ...) and
+ * the help-seeker turns since the previous supporter turn. No fit reads this file.
+ */
+export function esconvStrategyTurns(): EsconvStrategyTurn[] {
+  const convs = JSON.parse(readFileSync(devPath('esconv-failed', 'FailedESConv.json'), 'utf8')) as {
+    dialog: { speaker: string; annotation?: { strategy?: string }; content: string }[];
+  }[];
+  const out: EsconvStrategyTurn[] = [];
+  convs.forEach((conv, c) => {
+    let seeker: string[] = [];
+    conv.dialog.forEach((turn, i) => {
+      if (turn.speaker !== 'listener') {
+        seeker.push(turn.content.trim());
+        return;
+      }
+      const strategy = turn.annotation?.strategy;
+      if (strategy && turn.content.trim()) out.push({ id: `${c}:${i}`, seekerContext: seeker.join(' '), reply: turn.content.trim(), strategy });
+      seeker = [];
+    });
+  });
+  return out;
+}

@@ -13,7 +13,28 @@ export interface HumanLikenessModel extends LinearModel {
   priors: Record<string, number>;
   /** How far the fit raised the intercept so a no-evidence text reads as human (see the fit script). */
   interceptShift?: number;
+  /**
+   * Weight of each word of {@link FUNCTION_WORDS} (same order) in the function-word profile: the
+   * profile feature is the sum of the weights of the function words of a text per 100 words.
+   */
+  functionWordWeights?: number[];
 }
+
+/**
+ * About a hundred of the most frequent English function words (articles, pronouns, auxiliaries,
+ * prepositions, conjunctions, common adverbs). How often a writer uses each is a habit of syntax,
+ * not of topic (the classic stylometric profile, Mosteller & Wallace; Stamatatos 2009), so its
+ * distribution separates human from model prose at equal length and across genres.
+ */
+export const FUNCTION_WORDS: readonly string[] = (
+  'the of and to a in is that it for was on with as be by at this are from or have an but not they ' +
+  'which one you were his her all there we their has been if would more when will can who so no she ' +
+  'he my what up out do about them some could than other into then these its also only may our any ' +
+  'how very just those such both each most much even many because while where should might must ' +
+  'through however although though yet still often too here now well me your us him i did does had ' +
+  'being over after before between without within'
+).split(' ');
+const FUNCTION_WORD_INDEX = new Map(FUNCTION_WORDS.map((w, i) => [w, i]));
 
 const MODEL = weights as HumanLikenessModel;
 
@@ -81,6 +102,7 @@ const ING = 8;
 const CLAUSE_OPENER = 16;
 const MACHINE = 32;
 const CONVERSATIONAL = 64;
+const functionWordOf = wordFact((n: string): number => FUNCTION_WORD_INDEX.get(n) ?? -1);
 const wordClass = wordFact(
   (n: string): number =>
     (n.length > 6 && NOMINAL_SUFFIX.test(n) && !n.includes("'") ? NOMINAL : 0) |
@@ -98,6 +120,10 @@ export type HumanLikenessFeatures = Record<string, number>;
 /** Raw feature values, the confidence (0..1) each deserves, and the spans that explain them. */
 export interface RawHumanLikenessFeatures {
   raw: Record<string, number>;
+  /** Occurrences of each word of {@link FUNCTION_WORDS}, for refitting the profile (see the fit script). */
+  functionWordCounts: Float64Array;
+  /** Word count the rates were taken over. */
+  words: number;
   confidence: Record<string, number>;
   spans: Record<string, Span[]>;
 }
@@ -133,9 +159,15 @@ class Tally {
  * @param a - the analysis
  * @param signals - the machine-like signals detected on the same text
  * @param evidence - false to skip the spans (raw values and confidences are computed identically)
+ * @param fwWeights - weights of the function-word profile (defaults to the stored model's)
  * @returns raw values, confidences and spans (an empty record without evidence)
  */
-export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHit[], evidence = true): RawHumanLikenessFeatures {
+export function rawHumanLikenessFeatures(
+  a: Analysis,
+  signals: readonly SignalHit[],
+  evidence = true,
+  fwWeights: readonly number[] | undefined = MODEL.functionWordWeights,
+): RawHumanLikenessFeatures {
   const text = a.text;
   const lower = lowerOf(a);
   const words = a.words;
@@ -147,9 +179,17 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
   const digits = new Tally(text, evidence);
   const machine = new Tally(text, evidence);
   const tokens = a.tokens;
+  const functionWordCounts = new Float64Array(FUNCTION_WORDS.length);
+  let commas = 0;
+  let semicolons = 0;
+  let colons = 0;
+  let parentheses = 0;
+  let exclamations = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t.kind === 'word') {
+      const fw = functionWordOf(t.word);
+      if (fw >= 0) functionWordCounts[fw]++;
       const c = wordClass(t.word);
       if (c & NOMINAL) nominal.add(t.start, t.end);
       if (c & FIRST) firstPerson.add(t.start, t.end);
@@ -157,6 +197,11 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
       if (c & CASUAL || t.text === 'i') casual.add(t.start, t.end);
       if (i > 0 && tokens[i - 1].text === ',' && c & ING && t.pos === 'VERB') participles.add(t.start, t.end);
     } else if (t.kind === 'number') digits.add(t.start, t.end);
+    else if (t.text === ',') commas++;
+    else if (t.text === ';') semicolons++;
+    else if (t.text === ':') colons++;
+    else if (t.text === '(') parentheses++;
+    else if (t.text === '!') exclamations++;
     else if (t.text === '?' || t.text === '...' || t.text === '\u2026' || t.kind === 'emoji' || t.kind === 'emoticon') {
       casual.add(t.start, t.end);
     }
@@ -235,6 +280,12 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
     machineWords: per100(machine.count, words, 12),
     conversationalOpeners: lengths.length ? Math.min(0.5, conversational.count / lengths.length) : 0,
     fragments: lengths.length ? Math.min(0.5, fragments.count / lengths.length) : 0,
+    functionWords: functionWordProfile(functionWordCounts, words, fwWeights),
+    commas: per100(commas, words, 15),
+    semicolons: per100(semicolons, words, 3),
+    colons: per100(colons, words, 3),
+    parentheses: per100(parentheses, words, 3),
+    exclamations: per100(exclamations, words, 4),
   };
   const rateConfidence = Math.min(1, words / FULL_EVIDENCE_WORDS);
   const confidence: Record<string, number> = {};
@@ -251,7 +302,7 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
   confidence.conversationalOpeners = clamp(lengths.length / 5);
   confidence.fragments = clamp(lengths.length / 5);
 
-  if (!evidence) return { raw, confidence, spans: {} };
+  if (!evidence) return { raw, functionWordCounts, words, confidence, spans: {} };
   const spans: Record<string, Span[]> = {
     tells,
     signposts,
@@ -269,7 +320,21 @@ export function rawHumanLikenessFeatures(a: Analysis, signals: readonly SignalHi
     conversationalOpeners: conversational.spans,
     fragments: fragments.spans,
   };
-  return { raw, confidence, spans };
+  return { raw, functionWordCounts, words, confidence, spans };
+}
+
+/**
+ * The function-word profile of a text: the weighted sum of its function-word rates per 100 words.
+ * @param counts - occurrences of each word of {@link FUNCTION_WORDS}
+ * @param words - word count of the text
+ * @param weights - per-word weights (none: the profile is 0)
+ * @returns the profile value
+ */
+export function functionWordProfile(counts: ArrayLike<number>, words: number, weights: readonly number[] | undefined): number {
+  if (!weights) return 0;
+  let sum = 0;
+  for (let i = 0; i < weights.length; i++) if (counts[i]) sum += weights[i] * counts[i];
+  return (sum * 100) / Math.max(1, words);
 }
 
 /**
@@ -306,7 +371,8 @@ export function humanLikenessFeatures(a: Analysis, signals: readonly SignalHit[]
  * @param r - raw features of the text
  * @returns probability in 0..1
  */
-export function predictHumanLikeness(model: HumanLikenessModel, r: RawHumanLikenessFeatures): number {
+export function predictHumanLikeness(model: HumanLikenessModel, r0: RawHumanLikenessFeatures): number {
+  const r = { ...r0, raw: { ...r0.raw, functionWords: functionWordProfile(r0.functionWordCounts, r0.words, model.functionWordWeights) } };
   return Math.min(sigmoid(linearPredict(model, shrinkFeatures(r, model.priors)).value), cannedCap(r));
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { analyze } from '../../../../shared/scoring/analyze';
-import { humanLikenessFeatures, measureTextHumanLikeness } from '../../../../shared/scoring/human-likeness';
+import { FUNCTION_WORDS, functionWordProfile, humanLikenessFeatures, measureTextHumanLikeness, rawHumanLikenessFeatures } from '../../../../shared/scoring/human-likeness';
 import { detectSignals } from '../../../../shared/scoring/signals';
 import weights from '../../../../shared/scoring/weights/human-likeness.json';
 
@@ -101,5 +101,25 @@ describe('humanLikenessFeatures', () => {
     const x = humanLikenessFeatures(a, detectSignals(a));
     const priors = weights.priors as Record<string, number>;
     for (const f of weights.features) expect(x[f], f).to.be.closeTo(priors[f], 0.2 * Math.max(1, Math.abs(priors[f])));
+  });
+
+  it('counts function words and measures the profile per 100 words with the given weights', () => {
+    const a = analyze('The cat sat on the mat and the dog slept.');
+    const r = rawHumanLikenessFeatures(a, detectSignals(a), false);
+    expect(r.functionWordCounts[FUNCTION_WORDS.indexOf('the')]).to.equal(3);
+    expect(r.functionWordCounts[FUNCTION_WORDS.indexOf('and')]).to.equal(1);
+    const weightsOfThe = FUNCTION_WORDS.map((w) => (w === 'the' ? 0.5 : 0));
+    expect(functionWordProfile(r.functionWordCounts, r.words, weightsOfThe)).to.be.closeTo((0.5 * 3 * 100) / r.words, 1e-9);
+  });
+
+  it('measures the punctuation habits: parentheses and semicolons raise their rates, commas theirs', () => {
+    const plain = analyze('We went home early. It rained all day. Nobody minded much.');
+    const marked = analyze('We went home early (it rained); nobody minded, really, at all.');
+    const p = rawHumanLikenessFeatures(plain, detectSignals(plain), false).raw;
+    const m = rawHumanLikenessFeatures(marked, detectSignals(marked), false).raw;
+    expect(p.parentheses).to.equal(0);
+    expect(m.parentheses).to.be.greaterThan(0);
+    expect(m.semicolons).to.be.greaterThan(p.semicolons);
+    expect(m.commas).to.be.greaterThan(p.commas);
   });
 });
