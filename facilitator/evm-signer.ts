@@ -105,7 +105,10 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
       sendTransaction: (args) => send((nonce) => client.sendTransaction({ ...args, nonce })),
       waitForTransactionReceipt: async (args) => {
         const asked = Date.now();
-        const receipt = await client.waitForTransactionReceipt(args);
+        // A transaction already mined answers at once: viem's wait otherwise watches for the next
+        // block, which a chain that mines only on new transactions (the development chain) may
+        // not produce until another settlement arrives.
+        const receipt = (await client.getTransactionReceipt({ hash: args.hash }).catch(() => undefined)) ?? (await client.waitForTransactionReceipt(args));
         const early = (options.blockTimeMs ?? 0) - (Date.now() - asked);
         if (early > 0) await sleep(early);
         return receipt;
