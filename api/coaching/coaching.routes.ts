@@ -15,6 +15,7 @@ import { runDrill } from './drill.service';
 import { bestScores, findEnrollmentBySecret, type EnrollmentRow } from './enrollment-store';
 import { presentCatalog, presentDrill, presentProgress } from './present-coaching';
 import { coachingProduct } from './coaching.product';
+import { requestOrigin } from '../http/public-origin';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,7 +30,7 @@ export function coachingRoutes(deps: AppDeps, paid: PaidProduct = coachingProduc
   const router = new Router<AppState>();
   const { product } = paid;
   const { dataSource } = deps;
-  const origin = (ctx: AppContext) => deps.config.payments.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+  const origin = (ctx: AppContext) => requestOrigin(deps.config.payments, ctx);
 
   // The enrollment a request's secret opens, with its pack.
   async function enrollmentOf(ctx: AppContext): Promise<{ enrollment: EnrollmentRow; pack: Pack }> {

@@ -2,6 +2,7 @@ import type { FieldProblem } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { AppContext } from './context';
 import type { AppDeps } from './deps';
+import { requestOrigin } from './public-origin';
 
 /** The caller of a free agent tool: the same identity the HTTP route would see. */
 export interface AgentCall {
@@ -52,7 +53,7 @@ export function agentCallOf(ctx: AppContext, deps: Pick<AppDeps, 'config'>): Age
     log: ctx.state.log,
     ip: ctx.ip,
     canary: ctx.state.canary === true,
-    // As the payment kit's resourceUrlFor: the configured public origin, else the request's own (never its Origin header).
-    publicUrl: (path) => `${deps.config.payments.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`}${path}`,
+    // The configured public origin, else the request's own (never its Origin header).
+    publicUrl: (path) => `${requestOrigin(deps.config.payments, ctx)}${path}`,
   };
 }

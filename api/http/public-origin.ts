@@ -3,6 +3,17 @@ import { UnavailableError } from '../../shared/errors';
 import type { AppContext } from './context';
 
 /**
+ * The public origin of this service as a response names it: `PUBLIC_BASE_URL`, or the request's
+ * own protocol and Host (the x402 resource URL, certificate and challenge links, tool results).
+ * @param payments - the `payments` section of the config (its `publicBaseUrl`)
+ * @param request - the request's protocol and Host
+ * @returns the origin, without a trailing slash
+ */
+export function requestOrigin(payments: Pick<AppConfig['payments'], 'publicBaseUrl'>, request: { protocol: string; host: string }): string {
+  return payments.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/**
  * The origin every absolute URL of a discovery document starts with: `PUBLIC_BASE_URL`, or the
  * request's own protocol and Host when no proxy is trusted. Behind a trusted proxy an unset base URL
  * is refused rather than guessed: the Host a proxy forwards may be an internal name, and a manifest
@@ -20,5 +31,5 @@ export function publicOrigin(config: AppConfig, ctx: AppContext): string {
   }
   // The document depends on the Host it was asked for; caches must keep one copy per Host.
   ctx.vary('Host');
-  return `${ctx.protocol}://${ctx.host}`;
+  return requestOrigin(config.payments, ctx);
 }

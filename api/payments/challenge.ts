@@ -3,6 +3,7 @@ import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { AppConfig } from '../../shared/config';
 import { UnavailableError } from '../../shared/errors';
 import type { Charge } from './charge';
+import { requestOrigin } from '../http/public-origin';
 
 /** The x402 version this service speaks by default (PAYMENT-SIGNATURE / PAYMENT-RESPONSE). */
 export const X402_VERSION = 2;
@@ -96,5 +97,5 @@ export function buildChallenge(payments: AppConfig['payments'], charge: Charge, 
  * @returns the URL
  */
 export function resourceUrlFor(payments: AppConfig['payments'], request: { protocol: string; host: string; path: string }): string {
-  return `${payments.publicBaseUrl ?? `${request.protocol}://${request.host}`}${request.path}`;
+  return `${requestOrigin(payments, request)}${request.path}`;
 }

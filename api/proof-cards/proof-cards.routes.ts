@@ -9,6 +9,7 @@ import { validateQuery } from '../http/validate';
 import { buildCard, buildCardList, cardSources, type CardContext } from './build-cards';
 import { cardQuerySchema, type CardQuery } from './proof-cards.schema';
 import { renderCardMarkdown } from './render-markdown';
+import { requestOrigin } from '../http/public-origin';
 
 /** A stored snapshot older than this many refresh intervals means the job is not running: rebuild on demand. */
 const STALE_AFTER_INTERVALS = 3;
@@ -32,7 +33,7 @@ export function proofCardRoutes(deps: AppDeps, operations: readonly OperationSpe
     return fresh ? stored : refreshEvidenceSnapshot(deps.dataSource, productIds, windowDays);
   };
   const cardContext = (ctx: AppContext): CardContext => ({
-    origin: deps.config.payments.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`,
+    origin: requestOrigin(deps.config.payments, ctx),
     quotedAt: new Date().toISOString(),
     network: deps.network.current(),
     payments: deps.config.payments,

@@ -17,6 +17,7 @@ import { findCertifiedSession, findPublicResult, normalizeTxHash } from './sessi
 import { loadStats } from './stats';
 import { TtlCache } from './ttl-cache';
 import { leaderboardReader, type LeaderboardReader } from './records.tools';
+import { requestOrigin } from '../http/public-origin';
 
 /**
  * Whether the caller asked for HTML rather than JSON: JSON is the default (no Accept, `*\/*`,
@@ -52,7 +53,7 @@ export function recordsRoutes(deps: AppDeps, leaderboard: LeaderboardReader = le
   // A view is counted once it was served; a failed count is logged, never the reader's problem.
   const countView = (ctx: AppContext, page: PublicPage) =>
     recordPublicView(deps.dataSource, page).catch((err: unknown) => ctx.state.log.warn({ err, page }, 'public view not counted'));
-  const origin = (ctx: AppContext) => deps.config.payments.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`;
+  const origin = (ctx: AppContext) => requestOrigin(deps.config.payments, ctx);
 
   router.get('/api/leaderboard', validateQuery(leaderboardQuerySchema), async (ctx: AppContext) => {
     const query = ctx.state.query as LeaderboardQuery;
