@@ -33,6 +33,7 @@ export const FEATURE_DIRECTION: Record<string, 1 | -1> = {
   clauseOpeners: -1,
   contractionShare: 1,
   sentenceCV: 1,
+  longestSentence: 1,
   firstPerson: 1,
   casual: 1,
   quotes: 1,
@@ -69,6 +70,9 @@ export function neutralProfile(priors: Record<string, number>): Record<string, n
   const out: Record<string, number> = {};
   for (const [f, dir] of Object.entries(FEATURE_DIRECTION)) out[f] = dir < 0 ? priors[f] ?? 0 : 0;
   out.sentenceCV = 0.25;
+  // The longest of about eight sentences at that CV: the expected maximum of eight normal draws
+  // is the mean plus 1.42 standard deviations, 1 + 1.42 x 0.25.
+  out.longestSentence = 1.35;
   out.commas = priors.commas ?? 0;
   // Every text has a function-word profile; the human-typical one is no evidence either way.
   out.functionWords = priors.functionWords ?? 0;

@@ -122,4 +122,22 @@ describe('humanLikenessFeatures', () => {
     expect(m.semicolons).to.be.greaterThan(p.semicolons);
     expect(m.commas).to.be.greaterThan(p.commas);
   });
+
+  it('measures burstiness as the longest sentence over the mean, with the longest sentence as evidence', () => {
+    const even = analyze('We left at six. The road was clear. We got there by nine. Nobody was home yet.');
+    const bursty = analyze(
+      'We left at six. The road was clear. We got there by nine, parked behind the barn, walked all the way round the house twice and knocked on every door we could find. Nobody was home.',
+    );
+    const e = rawHumanLikenessFeatures(even, detectSignals(even));
+    const b = rawHumanLikenessFeatures(bursty, detectSignals(bursty));
+    // Even: 4,4,5,4 words -> 5 / 4.25. Bursty: 4,4,25,3 words -> 25 / 9.
+    expect(e.raw.longestSentence).to.be.closeTo(5 / 4.25, 1e-9);
+    expect(b.raw.longestSentence).to.be.closeTo(25 / 9, 1e-9);
+    expect(b.confidence.longestSentence).to.be.closeTo(4 / 5, 1e-9);
+    expect(b.spans.longestSentence.map((s) => s.text)).to.deep.equal([
+      'We got there by nine, parked behind the barn, walked all the way round the house twice and knocked on every door we could find.',
+    ]);
+    const one = analyze('Just one sentence here.');
+    expect(rawHumanLikenessFeatures(one, detectSignals(one), false).raw.longestSentence).to.equal(1);
+  });
 });
