@@ -40,6 +40,7 @@ export const FEATURE_DIRECTION: Record<string, 1 | -1> = {
   digits: 1,
   plainDashes: 1,
   machineWords: -1,
+  unlistedWords: 1,
   conversationalOpeners: 1,
   fragments: 1,
   // Fitted to point toward human (see fitFunctionWordWeights).
@@ -279,8 +280,10 @@ export function fitHumanLikenessOn(measured0: readonly MeasuredText[], data: str
  * Share of the human training texts of any one genre the model may put below 0.5. The neutral
  * shift alone left 12-26% of the human texts of unseen genres flagged once the function-word
  * profile sharpened the model; a genre's human texts vary more than the neutral profile says.
+ * 0.5% rather than 1% since the lexicon feature (unlistedWords): at 1% left-out SQuAD reached 9.6%,
+ * too near the 10% bar; at 0.5% every left-out genre is at most 2.5% (ranking within a genre is unchanged).
  */
-const TRAIN_FALSE_FLAG_RATE = 0.01;
+const TRAIN_FALSE_FLAG_RATE = 0.005;
 
 /**
  * Intercept raise (>= 0) that brings the false-flag rate of every training genre's human texts

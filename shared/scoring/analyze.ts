@@ -56,6 +56,17 @@ function forgetLexemesFrom(from: number): void {
   }
 }
 
+/**
+ * Whether a lowercased word is in the tagger model's own English lexicon (about 87,600 forms,
+ * inflections included). Read after {@link analyze}: the words a document added are forgotten by then.
+ * @param norm - the lowercased word
+ * @returns true when the model ships the word
+ */
+export function inLexicon(norm: string): boolean {
+  const id = tagger.table.hash[norm];
+  return id !== undefined && id < tagger.table.intrinsicSize;
+}
+
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ']);
 
 /**

@@ -1,3 +1,4 @@
+import { inLexicon } from './analyze';
 import type { Contribution, DimensionMeasure, SignalHit } from './measure-types';
 import { clamp, linearPredict, sigmoid, type LinearModel } from './math';
 import { coefficientOfVariation, countContractions, findExcessVocab, lowerOf } from './signals';
@@ -102,6 +103,8 @@ const ING = 8;
 const CLAUSE_OPENER = 16;
 const MACHINE = 32;
 const CONVERSATIONAL = 64;
+const UNLISTED = 128;
+const LETTERS_ONLY = /^[a-z]+$/;
 const functionWordOf = wordFact((n: string): number => FUNCTION_WORD_INDEX.get(n) ?? -1);
 const wordClass = wordFact(
   (n: string): number =>
@@ -111,7 +114,8 @@ const wordClass = wordFact(
     (n.length > 5 && n.endsWith('ing') ? ING : 0) |
     (CLAUSE_OPENERS.has(n) ? CLAUSE_OPENER : 0) |
     (MACHINE_WORDS.has(n) ? MACHINE : 0) |
-    (CONVERSATIONAL_OPENERS.has(n) ? CONVERSATIONAL : 0),
+    (CONVERSATIONAL_OPENERS.has(n) ? CONVERSATIONAL : 0) |
+    (LETTERS_ONLY.test(n) && !inLexicon(n) ? UNLISTED : 0),
 );
 
 /** The fitted features, as produced by {@link humanLikenessFeatures}. */
@@ -178,6 +182,7 @@ export function rawHumanLikenessFeatures(
   const casual = new Tally(text, evidence);
   const digits = new Tally(text, evidence);
   const machine = new Tally(text, evidence);
+  const unlisted = new Tally(text, evidence);
   const tokens = a.tokens;
   const functionWordCounts = new Float64Array(FUNCTION_WORDS.length);
   let commas = 0;
@@ -194,6 +199,7 @@ export function rawHumanLikenessFeatures(
       if (c & NOMINAL) nominal.add(t.start, t.end);
       if (c & FIRST) firstPerson.add(t.start, t.end);
       if (c & MACHINE) machine.add(t.start, t.end);
+      if (c & UNLISTED) unlisted.add(t.start, t.end);
       if (c & CASUAL || t.text === 'i') casual.add(t.start, t.end);
       if (i > 0 && tokens[i - 1].text === ',' && c & ING && t.pos === 'VERB') participles.add(t.start, t.end);
     } else if (t.kind === 'number') digits.add(t.start, t.end);
@@ -290,6 +296,10 @@ export function rawHumanLikenessFeatures(
     digits: per100(digits.count, words, 10),
     plainDashes: per100(plainDashes.count, words, 3),
     machineWords: per100(machine.count, words, 12),
+    // Words the tagger's English lexicon does not list: typos, slang, rare names and terms. Models
+    // spell every word the dictionary way; people misspell, coin and name. Human-side in seven of
+    // eight dev genres (univariate AUROC 0.54-0.85; Q&A 0.40, where human answers are a few words).
+    unlistedWords: per100(unlisted.count, words, 15),
     conversationalOpeners: lengths.length ? Math.min(0.5, conversational.count / lengths.length) : 0,
     fragments: lengths.length ? Math.min(0.5, fragments.count / lengths.length) : 0,
     functionWords: functionWordProfile(functionWordCounts, words, fwWeights),
@@ -331,6 +341,7 @@ export function rawHumanLikenessFeatures(
     digits: digits.spans,
     plainDashes: plainDashes.spans,
     machineWords: machine.spans,
+    unlistedWords: unlisted.spans,
     conversationalOpeners: conversational.spans,
     fragments: fragments.spans,
     longestSentence: longestSpan ? [spanOf(text, longestSpan.start, longestSpan.end)] : [],

@@ -140,4 +140,15 @@ describe('humanLikenessFeatures', () => {
     const one = analyze('Just one sentence here.');
     expect(rawHumanLikenessFeatures(one, detectSignals(one), false).raw.longestSentence).to.equal(1);
   });
+
+  it('counts words the English lexicon does not list (typos, coinages), not listed words, numbers or contractions', () => {
+    const typed = analyze("I definately recieve teh package tomorow, don't worry about the 3 boxes.");
+    const r = rawHumanLikenessFeatures(typed, detectSignals(typed));
+    expect(r.spans.unlistedWords.map((s) => s.text)).to.deep.equal(['definately', 'recieve', 'teh', 'tomorow']);
+    // 4 of 13 words is over the cap of 15 per 100.
+    expect(r.raw.unlistedWords).to.be.closeTo(Math.log1p(Math.min(15, (4 * 100) / r.words)), 1e-9);
+    expect(r.raw.unlistedWords).to.equal(Math.log1p(15));
+    const clean = analyze('I will definitely receive the package tomorrow, so do not worry about the boxes.');
+    expect(rawHumanLikenessFeatures(clean, detectSignals(clean), false).raw.unlistedWords).to.equal(0);
+  });
 });
