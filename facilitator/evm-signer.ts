@@ -79,6 +79,10 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
   // Concurrent settlements share one fee reading: fees are the chain's, not the transaction's.
   const fees = singleFlight(() => client.estimateFeesPerGas());
 
+  // From the account's address, not the local account: viem fills a local account's whole
+  // transaction (nonce, fees, type: four more round trips) before it estimates.
+  const estimateGas = (tx: { to: Address; data?: Hex; value?: bigint }, settler: Settler) => client.estimateGas({ ...tx, account: settler.account.address });
+
   // The account with the fewest sends waiting; ties go to the first, so a quiet facilitator
   // settles from its primary account.
   const pick = (): Settler => settlers.reduce((best, s) => (s.waiting < best.waiting ? s : best));
@@ -106,14 +110,14 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
         const tx = { to: args.address, data: args.dataSuffix ? concat([data, args.dataSuffix]) : data };
         settler.waiting++;
         try {
-          const [gas, fee] = await Promise.all([client.estimateGas({ ...tx, account: settler.account }), fees()]);
+          const [gas, fee] = await Promise.all([estimateGas(tx, settler), fees()]);
           return await sendSigned(settler, { ...tx, gas }, feeFields(fee));
         } finally {
           settler.waiting--;
         }
       },
       sendTransaction: async (args) => {
-        const [gas, fee] = await Promise.all([client.estimateGas({ ...args, account: primary.account }), fees()]);
+        const [gas, fee] = await Promise.all([estimateGas(args, primary), fees()]);
         return sendSigned(primary, { ...args, gas }, feeFields(fee));
       },
       waitForTransactionReceipt: async (args) => {
