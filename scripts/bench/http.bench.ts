@@ -1082,6 +1082,9 @@ function issue17Goals(
       `     paid-2s ceiling: ${cores} cores / ${f2(cpu)} ms of CPU per call in all its processes (web, worker, facilitator and chain, postgres, redis, bench client) ` +
         `= ${f2(ceiling)} req/s${perRound({ each: ceilings })}; ${SLOW_PAID_CONNECTIONS} closed-loop connections then wait at least ${f2((SLOW_PAID_CONNECTIONS / ceiling) * 1000)} ms each`,
     );
+    // In production the facilitator and its chain run elsewhere: the service's own share alone.
+    const own = median(answered.map(paidOwnCpuPerCall));
+    out(`     the service's own share (web, worker, postgres, redis: ${f2(own)} ms per call) alone would allow ${f2((cores * 1000) / own)} req/s on these cores`);
   }
   for (const r of paid1) {
     const ms = (group: string) => f2((1000 * r.seconds * (r.cpu[group] ?? 0)) / Math.max(1, r.ok));
