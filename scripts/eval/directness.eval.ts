@@ -44,11 +44,11 @@ function outOfSource(rows: PolitenessRow[]): EvalRow[] {
   const turns = esconvStrategyTurns().filter((t) => DIRECTIVE.has(t.strategy) || NON_DIRECTIVE.has(t.strategy));
   return [
     // Dev holds one politeness community (Wikipedia requests); the second is held out, so these are proxies.
-    info('OOD Spearman directness, topic split: article->rest', `${DATASET}, fit on article-work requests`, rest.length, across(article, rest)),
-    info('OOD Spearman directness, topic split: rest->article', `${DATASET}, fit on the other requests`, article.length, across(rest, article)),
+    info('OOD Spearman directness, topic split: article->rest', 'wikipedia politeness, fit on article-work half', rest.length, across(article, rest)),
+    info('OOD Spearman directness, topic split: rest->article', 'wikipedia politeness, fit on the other half', article.length, across(rest, article)),
     info(
       'OOD AUROC directness, ESConv directive vs reflecting',
-      'esconv-failed supporter turns (unused source, strategies)',
+      'esconv-failed supporter turns (strategy labels)',
       turns.length,
       auroc(turns.map((t) => measureDirectness(analyze(t.reply)).value), turns.map((t) => DIRECTIVE.has(t.strategy))),
     ),

@@ -109,7 +109,7 @@ function outOfSource(): EvalRow[] {
     ),
     atLeast(
       'OOD Spearman empathy vs seeker feedback, within-conv',
-      'esconv-failed replies, ranks pooled within conversation',
+      'esconv-failed replies, within-conv ranks pooled',
       replies.length,
       spearman(withinRanks(groups, values), withinRanks(groups, replies.map((r) => r.feedback))),
       0.4,

@@ -92,6 +92,9 @@ const TOWARD = new Set(['for', 'to', 'about', 'that']);
 const REACH = 5;
 // Before "you", these make the sentence generic or causative advice: "if you feel sad", "makes you happy".
 const GENERIC_LEAD = new Set(['if', 'when', 'whenever', 'unless', 'once', 'until', 'make', 'makes', 'made', 'making', 'let', 'help', 'helps', 'force', 'should', 'shouldn', 'why']);
+// Lead-ins before a command ("Just try it", "So call her") and subject-less openers that are not commands.
+const COMMAND_LEAD = new Set(['just', 'please', 'so', 'maybe', 'also', 'and', 'then', 'ok', 'okay', 'well', 'now', 'first', 'but', 'perhaps']);
+const NOT_COMMAND = new Set(['thank', 'hope', 'sound', 'seem', 'look', 'feel', 'love', 'wish', 'bless', 'sorry', 'welcome', 'miss', 'know', 'think', 'guess', 'mean', 'agree', 'understand', 'hate', 'want', 'need', 'got', 'had', 'did', 'was']);
 // Words that may come before a sentence-opening evaluation: "Oh, that's awful", "Wow how scary".
 const INTERJECTION = new Set(['oh', 'ohh', 'wow', 'aw', 'aww', 'yeah', 'yes', 'well', 'man', 'gosh', 'geez', 'jeez', 'god', 'omg', 'ugh', 'and', 'but', 'honestly', 'really', 'ok', 'okay', 'hmm', 'ah']);
 
@@ -262,6 +265,26 @@ function constructionAt(tokens: Analysis['tokens'], i: number, first: number, la
   return null;
 }
 
+/**
+ * Index of the verb when a sentence opens with a command (a base-form verb after at most two
+ * lead-ins: "Just try it", "So call her"), else -1. Subject-less feelings and thanks ("Hope you...",
+ * "Sounds hard", "Thank you") are not commands.
+ */
+function commandAt(tokens: Analysis['tokens'], first: number, last: number): number {
+  let skipped = 0;
+  for (let k = first; k < last; k++) {
+    const t = tokens[k];
+    if (t.kind !== 'word') continue;
+    if (COMMAND_LEAD.has(t.norm) && skipped < 2) {
+      skipped++;
+      continue;
+    }
+    if (t.pos !== 'VERB' || NOT_COMMAND.has(t.norm) || t.norm.endsWith('ing') || t.norm.endsWith('ed') || t.norm.endsWith('s')) return -1;
+    return k;
+  }
+  return -1;
+}
+
 /** Whether token i opens its sentence, after at most an interjection ("Oh, that's awful"). */
 function openerAt(tokens: Analysis['tokens'], first: number, i: number): boolean {
   for (let k = first; k < i; k++) {
@@ -350,8 +373,19 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
     } else if (hit.category === 'ip-lead' && hit.token !== a.sentences[sentence].first) continue;
     for (const mechanism of MECHANISMS_OF[hit.category]) scan.markers.push({ mechanism, sentence, start: hit.start, end: hit.end });
   }
+  const marked: number[] = new Array<number>(n).fill(0);
+  for (const m of scan.markers) marked[m.sentence] = 1;
   for (let k = 0; k < n; k++) {
     const s = a.sentences[k];
+    // A bare command with no empathy marker in it ("Try restarting it.", "Talk to your mom.") advises;
+    // "Hang in there" and "Take care" carry a marker and stay support.
+    if (!advised[k] && !question[k] && !marked[k]) {
+      const verb = commandAt(tokens, s.first, s.last);
+      if (verb >= 0) {
+        advised[k] = 1;
+        if (evidence) scan.adviceSpans.push(spanOf(a.text, tokens[verb].start, tokens[verb].end));
+      }
+    }
     scan.advice += advised[k];
     // EPITOME interpretations are mostly shared experience ("I went through the same when I..."), so a
     // sentence that talks about the writer at some length is an IP marker even without a listed phrase.

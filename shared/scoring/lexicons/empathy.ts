@@ -69,6 +69,10 @@ export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
     'i know how', 'i know what you', 'i know what it', 'know the feeling', 'know that feeling', 'know what it feels like', "know what it's like", 'i can relate', 'can relate', 'relate to', 'i relate',
     'you feel like', "you're feeling", 'youre feeling', 'you are feeling', 'you must feel', 'you seem', 'seems like you', 'it seems like you', 'that makes sense', 'makes sense that you', 'it makes sense that you', 'no wonder', 'of course you',
     'feelings are valid', 'that is valid', "that's valid", 'completely valid', 'totally valid',
+    // Validation and restatement (reflective listening; ESConv's "restatement or paraphrasing").
+    "it's normal to", 'it is normal to', "it's natural to", 'it is natural to', 'normal to feel', 'natural to feel', 'okay to feel', 'ok to feel', 'perfectly normal', 'completely normal',
+    'totally normal', 'anyone would', 'anybody would', 'you mentioned', 'you said that', 'if i understand', 'if i understood', "what i'm hearing", 'what i am hearing', "so you're", 'so you are',
+    'so you feel', 'so you have', 'so what you', 'in other words',
     ...['disappointing', 'frustrating', 'scary', 'stressful', 'exhausting', 'overwhelming', 'upsetting', 'painful', 'lonely', 'annoying', 'a lot to deal with', 'a lot to carry'].flatMap(
       (feeling) => [`that's ${feeling}`, `that's so ${feeling}`, `that's really ${feeling}`, `thats ${feeling}`, `that is ${feeling}`, `how ${feeling}`, `must be ${feeling}`],
     ),

@@ -25,8 +25,10 @@ describe('measureEmpathy', () => {
     const warm = empathy(WARM, DISTRESSED);
     const bare = empathy('Run npm install.', DISTRESSED);
     expect(warm.value).to.be.greaterThan(bare.value + 0.4);
-    expect(bare.value).to.equal(BASE);
-    expect(bare.contributions).to.deep.equal([]);
+    // A bare instruction is advice-giving (1.4.0): below the neutral floor, with that as its only term.
+    expect(bare.value).to.be.lessThan(BASE);
+    expect(bare.contributions.map((c) => c.feature)).to.deep.equal(['advice-giving']);
+    expect(empathy('The server is in Frankfurt.', DISTRESSED).value).to.equal(BASE);
     expect(warm.mechanisms.er).to.be.greaterThan(0);
     expect(warm.mechanisms.ip).to.be.greaterThan(0);
     expect(warm.mechanisms.ex).to.be.greaterThan(0);
@@ -98,6 +100,12 @@ describe('measureEmpathy', () => {
     expect(advice.contributions.map((c) => c.feature)).to.deep.equal(['advice-giving']);
     expect(advice.contributions[0].spans.map((sp) => sp.text)).to.deep.equal(['You should']);
     expectSpansSliceText(text, advice);
+  });
+
+  it('reads a bare command as advice, but not a supportive one', () => {
+    expect(empathy('Try restarting it.').value).to.be.lessThan(BASE);
+    expect(empathy('Hang in there.').value).to.be.greaterThan(BASE);
+    expect(empathy('Thank you for sharing.').value).to.equal(BASE);
   });
 
   it('lowers the value for contempt', () => {
