@@ -40,7 +40,7 @@ export interface EmpathyFeatures {
   contempt: number;
   warmthSpans: Span[];
   contemptSpans: Span[];
-  /** Number of sentences that give a suggestion ("you should", "have you tried"). */
+  /** Number of sentences that advise: a suggestion ("you should", "have you tried") or a bare command with no empathy marker. */
   advice: number;
   adviceSpans: Span[];
 }
@@ -478,7 +478,7 @@ export function emotionalLoad(incoming: Analysis): number {
  * constructions (see {@link empathyFeatures}). Each mechanism's strength is its weight times
  * log(1 + sentences carrying it): the first marker counts most, so a short warm line ("I feel sad for
  * you!") reads warm and a long reply does not gain by repetition. Contempt and advice-giving sentences
- * ("you should", "have you tried") subtract. Five weights, fitted on EPITOME folds 1-4
+ * ("you should", "have you tried", a bare "Try restarting it.") subtract. Five weights, fitted on EPITOME folds 1-4
  * (scripts/fit/fit-empathy.ts). The value is the total strength over the strength of "all three
  * mechanisms in one sentence each", saturating at 1; a reply that only advises falls below the
  * neutral floor.
