@@ -82,6 +82,7 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
   // From the account's address, not the local account: viem fills a local account's whole
   // transaction (nonce, fees, type: four more round trips) before it estimates.
   const estimateGas = (tx: { to: Address; data?: Hex; value?: bigint }, settler: Settler) => client.estimateGas({ ...tx, account: settler.account.address });
+  const getCode = recentCode((address) => client.getCode({ address }));
 
   // The account with the fewest sends waiting; ties go to the first, so a quiet facilitator
   // settles from its primary account.
@@ -98,7 +99,7 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
   const signer = toFacilitatorEvmSigner(
     {
       address: primary.account.address,
-      getCode: (args) => client.getCode(args),
+      getCode: (args) => getCode(args.address),
       readContract: (args) => client.readContract({ ...args, args: args.args ?? [] } as Parameters<typeof client.readContract>[0]),
       verifyTypedData: (args) => client.verifyTypedData(args as VerifyTypedDataParameters),
       writeContract: async (args) => {
@@ -160,6 +161,39 @@ function settlerOf(client: PublicClient | ReturnType<typeof createPublicClient>,
       }),
   };
   return settler;
+}
+
+// How long an address's code is reused: about one settlement, whose verify and settle each ask
+// for the payer's code twice (is it a smart wallet? which signature check?).
+const RECENT_CODE_MS = 2_000;
+const MAX_RECENT_CODES = 4_096;
+
+/**
+ * Reuses an address's code read within the last {@link RECENT_CODE_MS}. A stale answer never
+ * accepts what a fresh one would refuse: code that appeared meanwhile (a wallet deployed, an
+ * EIP-7702 delegation) makes the package check an ECDSA signature from the address's key, which a
+ * contract cannot forge, or (ERC-6492) send a wallet deployment that is no longer needed; and the
+ * token checks the signature again on chain.
+ * @param read - reads an address's code from the chain
+ * @returns the reader
+ */
+function recentCode(read: (address: Address) => Promise<Hex | undefined>): (address: Address) => Promise<Hex | undefined> {
+  const recent = new Map<string, { at: number; code: Promise<Hex | undefined> }>();
+  return (address) => {
+    const key = address.toLowerCase();
+    const now = Date.now();
+    const hit = recent.get(key);
+    if (hit && now - hit.at < RECENT_CODE_MS) return hit.code;
+    if (recent.size >= MAX_RECENT_CODES) {
+      for (const [k, v] of recent) if (now - v.at >= RECENT_CODE_MS) recent.delete(k);
+      if (recent.size >= MAX_RECENT_CODES) recent.clear();
+    }
+    const code = read(address);
+    recent.set(key, { at: now, code });
+    // A failed read is not reused.
+    code.catch(() => recent.delete(key));
+    return code;
+  };
 }
 
 /**
