@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../jobs';
+import { bindQueueEvents, closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
@@ -55,6 +55,10 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   const exportsEventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-exports-events');
   const exportsEvents = createQueueEvents(QUEUE.exports, exportsEventsRedis, config);
   exportsEvents.on('error', connectionErrorListener(logger, { queue: QUEUE.exports }, 'queue events error'));
+  // Jobs added to these queues are watched from before their add (jobs/job-watch.ts).
+  bindQueueEvents(scoringQueue, scoringEvents);
+  bindQueueEvents(settlementQueue, settlementEvents);
+  bindQueueEvents(exportsQueue, exportsEvents);
   await Promise.all([scoringEvents.waitUntilReady(), settlementEvents.waitUntilReady()]);
   await exportsEvents.waitUntilReady();
   const feedRedis = createRedis(config.redis.url, 'worker', logger, 'web-feed-subscriber');

@@ -23,7 +23,9 @@ export interface FacilitatorConfig {
  * Reads the facilitator's environment:
  * - `FACILITATOR_PORT` (default 4020), `FACILITATOR_HOST` (default 127.0.0.1), `LOG_LEVEL` (info);
  * - `FACILITATOR_RPC_URL`, `FACILITATOR_PRIVATE_KEY`, `FACILITATOR_NETWORK` (CAIP-2, eip155:<id>):
- *   all three select a real chain, none the embedded development chain;
+ *   all three select a real chain, none the embedded development chain. `FACILITATOR_PRIVATE_KEY`
+ *   may list several keys separated by commas: each account sends one settlement at a time, so
+ *   more keys settle more side by side (the first is the primary);
  * - `FACILITATOR_SETTLED_LOOKBACK_BLOCKS` (real chain only, default 10000): how far back a retried
  *   settle looks for the earlier settlement.
  * - `FACILITATOR_DEV_BLOCK_TIME_MS` (development chain only, default 0, at most 60000): each
@@ -55,13 +57,15 @@ export function loadFacilitatorConfig(env: Record<string, string | undefined>): 
     problems.push(`a real chain needs FACILITATOR_RPC_URL, FACILITATOR_PRIVATE_KEY and FACILITATOR_NETWORK together; missing ${missing.join(', ')}`);
   } else if (given === 3) {
     if (!/^https?:\/\/\S+$/.test(rpcUrl ?? '')) problems.push('FACILITATOR_RPC_URL must be an http(s) URL');
-    if (!/^0x[0-9a-fA-F]{64}$/.test(privateKey ?? '')) problems.push('FACILITATOR_PRIVATE_KEY must be 0x followed by 64 hex digits');
+    const keys = (privateKey ?? '').split(',').map((k) => k.trim());
+    if (keys.some((k) => !/^0x[0-9a-fA-F]{64}$/.test(k))) problems.push('FACILITATOR_PRIVATE_KEY must be 0x followed by 64 hex digits (several keys: separated by commas)');
+    else if (new Set(keys.map((k) => k.toLowerCase())).size !== keys.length) problems.push('FACILITATOR_PRIVATE_KEY lists a key twice: each key must be a separate account');
     if (!/^eip155:[1-9][0-9]{0,15}$/.test(network ?? '')) problems.push(`FACILITATOR_NETWORK must be a CAIP-2 EVM id such as eip155:8453, got "${network}"`);
     const lookbackText = get('FACILITATOR_SETTLED_LOOKBACK_BLOCKS') ?? '10000';
     if (!/^[1-9]\d{0,9}$/.test(lookbackText)) problems.push('FACILITATOR_SETTLED_LOOKBACK_BLOCKS must be a positive integer');
     chain = {
       rpcUrl: rpcUrl as string,
-      privateKey: privateKey as Hex,
+      privateKeys: (privateKey ?? '').split(',').map((k) => k.trim() as Hex),
       network: network as Network,
       settledLookbackBlocks: /^\d+$/.test(lookbackText) ? BigInt(lookbackText) : undefined,
     };

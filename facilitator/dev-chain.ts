@@ -1,7 +1,7 @@
 import { createPublicClient, createWalletClient, custom, defineChain, getAddress, type Address, type Chain, type CustomTransport, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { multicall3Artifact, testUsdcArtifact } from './contracts/artifact';
-import { devAccounts, type DevAccount } from './dev-accounts';
+import { devAccounts, devSettlerAccounts, type DevAccount } from './dev-accounts';
 import { createEdrProvider, type EdrChainProvider } from './edr-provider';
 
 /** The development chain uses Base mainnet's chain id, so payloads look exactly like production ones. */
@@ -47,8 +47,10 @@ export interface DevChain {
   network: typeof DEV_NETWORK;
   /** All ten accounts, index i at position i. */
   accounts: readonly DevAccount[];
-  /** Account 0: deployed the token, signs and pays for settlements. */
+  /** Account 0: deployed the token; the primary settlement account. */
   deployer: DevAccount;
+  /** The accounts that sign and pay for settlements, account 0 first (see `devSettlerAccounts`). */
+  settlers: readonly DevAccount[];
   /** Account 1: the payTo of the development stack. */
   treasury: DevAccount;
   /** Accounts 2..9: funded payers for tests and the CLI. */
@@ -60,7 +62,8 @@ export interface DevChain {
 }
 
 /**
- * Starts the development chain: genesis funds the ten accounts of the test mnemonic with ETH,
+ * Starts the development chain: genesis funds the ten accounts of the test mnemonic and the extra
+ * settlement accounts with ETH,
  * Multicall3 code is placed at its canonical address, account 0 deploys TestUsdc and mints
  * {@link DEV_MINT_UNITS} to each account.
  * @returns the chain
@@ -69,9 +72,11 @@ export interface DevChain {
 export async function startDevChain(): Promise<DevChain> {
   const started = performance.now();
   const accounts = devAccounts();
+  const settlers = devSettlerAccounts();
+  const funded = [...accounts, ...settlers.filter((s) => !accounts.includes(s))];
   const provider = await createEdrProvider({
     chainId: DEV_CHAIN_ID,
-    genesisAccounts: accounts.map((a) => ({ privateKey: a.privateKey, balance: GENESIS_WEI })),
+    genesisAccounts: funded.map((a) => ({ privateKey: a.privateKey, balance: GENESIS_WEI })),
   });
   await provider.request({ method: 'hardhat_setCode', params: [MULTICALL3_ADDRESS, multicall3Artifact.deployedBytecode] });
 
@@ -107,6 +112,7 @@ export async function startDevChain(): Promise<DevChain> {
     network: DEV_NETWORK,
     accounts,
     deployer: accounts[0],
+    settlers,
     treasury: accounts[1],
     payers: accounts.slice(2),
     asset,

@@ -3,35 +3,35 @@ import { toFacilitatorEvmSigner, type FacilitatorEvmSigner } from '@x402/evm';
 import {
   BaseError,
   concat,
-  createWalletClient,
+  createPublicClient,
   encodeFunctionData,
-  NonceTooLowError,
-  publicActions,
   type Address,
   type Chain,
   type Hex,
   type PublicClient,
+  type TransactionSerializable,
   type Transport,
   type VerifyTypedDataParameters,
-  type PrepareTransactionRequestParameters,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createNonceSequencer } from './nonce-sequencer';
 
-// viem files "already known" (this very transaction is pending) under NonceTooLowError too;
-// only a plain "nonce too low" proves the transaction was not taken.
+// "Nonce too low" means another sender took this nonce and the transaction was not taken; "already
+// known" (this very transaction is pending) is not that, and must never be re-sent.
 function isNonceTooLow(err: unknown): boolean {
-  return err instanceof BaseError && err.walk((e) => e instanceof NonceTooLowError) !== null && /nonce too low/i.test(err.message);
+  return err instanceof BaseError && /nonce too low/i.test(err.message) && !/already known/i.test(err.message);
 }
-
-type WriteRequest = PrepareTransactionRequestParameters<Chain, ReturnType<typeof privateKeyToAccount>>;
 
 /** Options of {@link createFacilitatorSigner}. */
 export interface FacilitatorSignerOptions {
   transport: Transport;
   chain: Chain;
-  /** Key of the account that submits settlements and pays their gas. */
-  privateKey: Hex;
+  /**
+   * Keys of the accounts that submit settlements and pay their gas, the first being the primary.
+   * One account sends one transaction at a time (its nonces are consecutive), so its send rate is
+   * bound by a sign and a send round trip; several accounts send side by side.
+   */
+  privateKeys: readonly Hex[];
   /** How often receipt waits poll the chain. */
   pollingIntervalMs: number;
   /** Longest wait for a receipt before settle answers `settlement_pending` (x402's default: 180 s). */
@@ -47,62 +47,80 @@ export interface FacilitatorSignerOptions {
 /** The facilitator's chain access: the signer the x402 code uses, and a client for reads. */
 export interface FacilitatorSigner {
   signer: FacilitatorEvmSigner;
+  /** The primary settlement account (the first key). */
   address: Address;
+  /** Every settlement account, the primary first. */
+  addresses: readonly Address[];
   /** Reads only (balances, logs, receipts). */
   publicClient: PublicClient;
 }
 
+/** One settlement account: its key, its nonce queue, and how many sends it has waiting. */
+interface Settler {
+  account: PrivateKeyAccount;
+  send<T>(broadcast: (nonce: number) => Promise<T>): Promise<T>;
+  waiting: number;
+}
+
 /**
- * Builds the x402 facilitator signer (`toFacilitatorEvmSigner`) over one viem wallet client. Sends
- * go through a {@link createNonceSequencer} so concurrent settlements from this one key get
- * consecutive nonces; receipt waits stay concurrent.
- * @param options - transport, chain, key and timings
- * @returns the signer, its address and a public client on the same transport
+ * Builds the x402 facilitator signer (`toFacilitatorEvmSigner`) over viem clients. Each settlement
+ * account sends through its own {@link createNonceSequencer}, so its concurrent settlements get
+ * consecutive nonces; a settlement goes to the account with the fewest sends waiting, so accounts
+ * send side by side. Receipt waits stay concurrent.
+ * @param options - transport, chain, keys and timings
+ * @returns the signer, its addresses and a public client on the same transport
  */
 export function createFacilitatorSigner(options: FacilitatorSignerOptions): FacilitatorSigner {
-  const account = privateKeyToAccount(options.privateKey);
-  const client = createWalletClient({
-    account,
-    chain: options.chain,
-    transport: options.transport,
-    pollingInterval: options.pollingIntervalMs,
-  }).extend(publicActions);
-  const sequencer = createNonceSequencer(() => client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
-  // "Nonce too low" means another sender (a script, the /rpc passthrough, a second process with the
-  // same key) took our next nonce and this transaction was not accepted: retrying once with the
-  // re-read nonce is safe. Any other failure is returned as is, never re-sent.
-  const send = <T>(broadcast: (nonce: number) => Promise<T>): Promise<T> =>
-    sequencer.send(broadcast).catch((err: unknown) => {
-      if (isNonceTooLow(err)) return sequencer.send(broadcast);
-      throw err;
+  if (options.privateKeys.length === 0) throw new Error('a facilitator needs at least one settlement key');
+  const chainId = options.chain.id;
+  const client = createPublicClient({ chain: options.chain, transport: options.transport, pollingInterval: options.pollingIntervalMs });
+  const settlers = options.privateKeys.map((key) => settlerOf(client, privateKeyToAccount(key)));
+  const primary = settlers[0];
+  // Concurrent settlements share one fee reading: fees are the chain's, not the transaction's.
+  const fees = singleFlight(() => client.estimateFeesPerGas());
+
+  // From the account's address, not the local account: viem fills a local account's whole
+  // transaction (nonce, fees, type: four more round trips) before it estimates.
+  const estimateGas = (tx: { to: Address; data?: Hex; value?: bigint }, settler: Settler) => client.estimateGas({ ...tx, account: settler.account.address });
+  const getCode = recentCode((address) => client.getCode({ address }));
+
+  // The account with the fewest sends waiting; ties go to the first, so a quiet facilitator
+  // settles from its primary account.
+  const pick = (): Settler => settlers.reduce((best, s) => (s.waiting < best.waiting ? s : best));
+
+  // Signs locally and sends the raw transaction: one round trip per send, and only it (with the
+  // signing) holds the account's nonce queue.
+  const sendSigned = (settler: Settler, tx: { to: Address; data: Hex; gas: bigint; value?: bigint }, fee: Fees) =>
+    settler.send(async (nonce) => {
+      const serializedTransaction = await settler.account.signTransaction({ ...tx, ...fee, nonce, chainId } as TransactionSerializable);
+      return client.sendRawTransaction({ serializedTransaction });
     });
 
   const signer = toFacilitatorEvmSigner(
     {
-      address: account.address,
-      getCode: (args) => client.getCode(args),
+      address: primary.account.address,
+      getCode: (args) => getCode(args.address),
       readContract: (args) => client.readContract({ ...args, args: args.args ?? [] } as Parameters<typeof client.readContract>[0]),
       verifyTypedData: (args) => client.verifyTypedData(args as VerifyTypedDataParameters),
       writeContract: async (args) => {
-        // Gas and fees are estimated before taking a place in the sequencer: they do not depend on
-        // our nonce, and estimating inside it made every settlement wait for all earlier ones'
-        // estimation round trips (100 concurrent settlements queued for seconds). Only signing
-        // with the nonce and the send stay in series.
+        // Gas and fees are read before taking a place in an account's queue: they do not depend
+        // on the nonce, and reading them inside it made every settlement wait for all earlier
+        // ones' round trips. Only signing with the nonce and the send stay in series.
+        const settler = pick();
         const data = encodeFunctionData({ abi: args.abi, functionName: args.functionName, args: args.args ?? [] } as Parameters<typeof encodeFunctionData>[0]);
-        const prepared = (await client.prepareTransactionRequest({
-          account,
-          chain: options.chain,
-          to: args.address,
-          data: args.dataSuffix ? concat([data, args.dataSuffix]) : data,
-          parameters: ['fees', 'gas'],
-        } as WriteRequest)) as { to: Address; data: Hex; gas: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint };
-        const { to, gas, maxFeePerGas, maxPriorityFeePerGas, gasPrice } = prepared;
-        // With gas, fees and the nonce given, viem's send makes no RPC call but the raw send itself
-        // (and maps the node's errors, "nonce too low" among them, as the retry above reads them).
-        const fees = gasPrice === undefined ? { maxFeePerGas, maxPriorityFeePerGas } : { gasPrice };
-        return send((nonce) => client.sendTransaction({ to, data: prepared.data, gas, ...fees, nonce } as Parameters<typeof client.sendTransaction>[0]));
+        const tx = { to: args.address, data: args.dataSuffix ? concat([data, args.dataSuffix]) : data };
+        settler.waiting++;
+        try {
+          const [gas, fee] = await Promise.all([estimateGas(tx, settler), fees()]);
+          return await sendSigned(settler, { ...tx, gas }, feeFields(fee));
+        } finally {
+          settler.waiting--;
+        }
       },
-      sendTransaction: (args) => send((nonce) => client.sendTransaction({ ...args, nonce })),
+      sendTransaction: async (args) => {
+        const [gas, fee] = await Promise.all([estimateGas(args, primary), fees()]);
+        return sendSigned(primary, { ...args, gas }, feeFields(fee));
+      },
       waitForTransactionReceipt: async (args) => {
         const asked = Date.now();
         // A transaction already mined answers at once: viem's wait otherwise watches for the next
@@ -116,5 +134,79 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
     },
     options.confirmationTimeoutMs === undefined ? undefined : { confirmationTimeoutMs: options.confirmationTimeoutMs },
   );
-  return { signer, address: account.address, publicClient: client as unknown as PublicClient };
+  const addresses = settlers.map((s) => s.account.address);
+  return { signer: { ...signer, getAddresses: () => [...addresses] }, address: primary.account.address, addresses, publicClient: client as unknown as PublicClient };
+}
+
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+
+function feeFields(fee: Awaited<ReturnType<PublicClient['estimateFeesPerGas']>>): Fees {
+  return fee.maxFeePerGas !== undefined && fee.maxPriorityFeePerGas !== undefined
+    ? { maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas }
+    : { gasPrice: (fee as { gasPrice: bigint }).gasPrice };
+}
+
+function settlerOf(client: PublicClient | ReturnType<typeof createPublicClient>, account: PrivateKeyAccount): Settler {
+  const sequencer = createNonceSequencer(() => client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
+  const settler: Settler = {
+    account,
+    waiting: 0,
+    // "Nonce too low" means another sender (a script, the /rpc passthrough, a second process with
+    // the same key) took our next nonce and this transaction was not accepted: retrying once with
+    // the re-read nonce is safe. Any other failure is returned as is, never re-sent.
+    send: (broadcast) =>
+      sequencer.send(broadcast).catch((err: unknown) => {
+        if (isNonceTooLow(err)) return sequencer.send(broadcast);
+        throw err;
+      }),
+  };
+  return settler;
+}
+
+// How long an address's code is reused: about one settlement, whose verify and settle each ask
+// for the payer's code twice (is it a smart wallet? which signature check?).
+const RECENT_CODE_MS = 2_000;
+const MAX_RECENT_CODES = 4_096;
+
+/**
+ * Reuses an address's code read within the last {@link RECENT_CODE_MS}. A stale answer never
+ * accepts what a fresh one would refuse: code that appeared meanwhile (a wallet deployed, an
+ * EIP-7702 delegation) makes the package check an ECDSA signature from the address's key, which a
+ * contract cannot forge, or (ERC-6492) send a wallet deployment that is no longer needed; and the
+ * token checks the signature again on chain.
+ * @param read - reads an address's code from the chain
+ * @returns the reader
+ */
+function recentCode(read: (address: Address) => Promise<Hex | undefined>): (address: Address) => Promise<Hex | undefined> {
+  const recent = new Map<string, { at: number; code: Promise<Hex | undefined> }>();
+  return (address) => {
+    const key = address.toLowerCase();
+    const now = Date.now();
+    const hit = recent.get(key);
+    if (hit && now - hit.at < RECENT_CODE_MS) return hit.code;
+    if (recent.size >= MAX_RECENT_CODES) {
+      for (const [k, v] of recent) if (now - v.at >= RECENT_CODE_MS) recent.delete(k);
+      if (recent.size >= MAX_RECENT_CODES) recent.clear();
+    }
+    const code = read(address);
+    recent.set(key, { at: now, code });
+    // A failed read is not reused.
+    code.catch(() => recent.delete(key));
+    return code;
+  };
+}
+
+/**
+ * Calls `read` once for all callers that ask while a call is running.
+ * @param read - the shared read
+ * @returns a function that joins the running read or starts one
+ */
+function singleFlight<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => {
+    running ??= read().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
 }

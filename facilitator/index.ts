@@ -50,8 +50,10 @@ export interface LocalFacilitator {
   treasury: Address;
   /** Accounts 2..9, each holding 1,000,000 USDC and 10,000 ETH at start. */
   payers: DevAccount[];
-  /** Account 0, which submits settlements and pays their gas. */
+  /** Account 0, the primary settlement account. */
   signer: Address;
+  /** Every account that submits settlements and pays their gas, account 0 first. */
+  settlers: Address[];
   /** Stops the HTTP server; the in-process chain goes with it. */
   close(): Promise<void>;
 }
@@ -60,8 +62,11 @@ export interface LocalFacilitator {
 export interface RemoteChainOptions {
   /** JSON-RPC endpoint (http or https). */
   rpcUrl: string;
-  /** Key of the account that submits settlements and pays gas. */
-  privateKey: Hex;
+  /**
+   * Keys of the accounts that submit settlements and pay gas, the first being the primary. Each
+   * account sends one transaction at a time; more keys send more settlements side by side.
+   */
+  privateKeys: readonly Hex[];
   /** CAIP-2 id, e.g. `eip155:8453`; must match the endpoint's chain id. */
   network: Network;
   /** Blocks searched for an earlier settlement of a retried payload. Default 10,000 (~5.5 h on Base). */
@@ -88,11 +93,11 @@ export async function startLocalFacilitator(options: LocalFacilitatorOptions = {
   const logger = options.logger ?? silentLogger();
   const chain = await startDevChain();
   const transport = devChainTransport(chain.provider);
-  const signer = createFacilitatorSigner({ transport, chain: chain.chain, privateKey: chain.deployer.privateKey, pollingIntervalMs: 50, blockTimeMs: options.blockTimeMs });
+  const signer = createFacilitatorSigner({ transport, chain: chain.chain, privateKeys: chain.settlers.map((s) => s.privateKey), pollingIntervalMs: 50, blockTimeMs: options.blockTimeMs });
   const service = createFacilitatorService({ signer, network: chain.network, logger });
   const app = createFacilitatorApp({ logger, service, rpc: chain.provider });
   const { server, url } = await listen(app, options);
-  logger.info({ url, network: chain.network, asset: chain.asset, signer: signer.address, chainStartupMs: Math.round(chain.startupMs) }, 'facilitator listening on the development chain');
+  logger.info({ url, network: chain.network, asset: chain.asset, signer: signer.address, settlers: signer.addresses.length, chainStartupMs: Math.round(chain.startupMs) }, 'facilitator listening on the development chain');
   return {
     url,
     rpcUrl: `${url}/rpc`,
@@ -104,13 +109,14 @@ export async function startLocalFacilitator(options: LocalFacilitatorOptions = {
     treasury: chain.treasury.address,
     payers: chain.payers.map((p) => ({ ...p })),
     signer: signer.address,
+    settlers: [...signer.addresses],
     close: closer(server),
   };
 }
 
 /**
  * Starts the facilitator against a real chain (production): settlements are sent through
- * `chain.rpcUrl` from `chain.privateKey`; there is no `/rpc` passthrough.
+ * `chain.rpcUrl` from `chain.privateKeys`; there is no `/rpc` passthrough.
  * @param chain - endpoint, key, network
  * @param options - port, host, logger
  * @returns the running facilitator
@@ -122,11 +128,11 @@ export async function startFacilitator(chain: RemoteChainOptions, options: Facil
   const transport = http(chain.rpcUrl, { timeout: 15_000, retryCount: 2 });
   const definition = remoteChainDefinition(chainId, chain.network, chain.rpcUrl);
   await assertChainId(transport, definition);
-  const signer = createFacilitatorSigner({ transport, chain: definition, privateKey: chain.privateKey, pollingIntervalMs: 500 });
+  const signer = createFacilitatorSigner({ transport, chain: definition, privateKeys: chain.privateKeys, pollingIntervalMs: 500 });
   const service = createFacilitatorService({ signer, network: chain.network, logger, settledLookbackBlocks: chain.settledLookbackBlocks ?? 10_000n });
   const app = createFacilitatorApp({ logger, service });
   const { server, url } = await listen(app, options);
-  logger.info({ url, network: chain.network, signer: signer.address }, 'facilitator listening');
+  logger.info({ url, network: chain.network, signer: signer.address, settlers: signer.addresses.length }, 'facilitator listening');
   return { url, network: chain.network, chainId, signer: signer.address, close: closer(server) };
 }
 

@@ -1,12 +1,21 @@
 import type { Job, QueueEvents } from 'bullmq';
 import { JobTimeoutError } from '../shared/errors';
 import { decodeJobError } from './job-error';
+import { takeWatch, type JobWatch, type WatchedOutcome } from './job-watch';
 
 // BullMQ's own ttl rejection in Job.waitUntilFinished ("Job wait <name> timed out before finishing ...").
 const BULLMQ_TTL_MESSAGE = /timed out before finishing/;
 
+// The watch alone waits until this long before the deadline; then BullMQ's wait, which reads the
+// job's state once, takes the rest (an event lost to a trimmed stream still finds the result).
+const LAST_LOOK_MS = 1_000;
+
 /**
- * Waits for a job's result with a deadline.
+ * Waits for a job's result with a deadline. A job added through `enqueueWithDeadline` to a queue
+ * with bound QueueEvents was watched from before its add (see `JobWatch`): its outcome arrives as
+ * an event, with no state read. Any other job, a job whose add found an earlier one with its id,
+ * and a watched job still unfinished shortly before the deadline wait through BullMQ's
+ * `waitUntilFinished`, which reads the state once after listening.
  * @param job - the enqueued job
  * @param queueEvents - the process's one QueueEvents for the job's queue, already ready
  * @param timeoutMs - deadline
@@ -15,6 +24,30 @@ const BULLMQ_TTL_MESSAGE = /timed out before finishing/;
  * @throws AppError decoded from the job's failure (e.g. 422 from the scorer, 500 job_failed)
  */
 export async function awaitResult<T>(job: Job<unknown, T>, queueEvents: QueueEvents, timeoutMs: number): Promise<T> {
+  const started = Date.now();
+  const watch = takeWatch(job, queueEvents);
+  if (watch) {
+    const outcome = await watched(watch, Math.max(0, timeoutMs - LAST_LOOK_MS));
+    if (outcome?.kind === 'completed') return outcome.value;
+    if (outcome?.kind === 'failed') throw decodeJobError(outcome.reason);
+  }
+  return waitUntilFinished(job, queueEvents, timeoutMs, Math.max(1, timeoutMs - (Date.now() - started)));
+}
+
+async function watched<T>(watch: JobWatch<T>, waitMs: number): Promise<WatchedOutcome<T> | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), waitMs);
+  });
+  try {
+    return await Promise.race([watch.next(), giveUp]);
+  } finally {
+    clearTimeout(timer);
+    watch.stop();
+  }
+}
+
+async function waitUntilFinished<T>(job: Job<unknown, T>, queueEvents: QueueEvents, deadlineMs: number, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   let timedOut = false;
   // Our own deadline too: waitUntilFinished starts its ttl only once the queue is ready, so
@@ -31,7 +64,7 @@ export async function awaitResult<T>(job: Job<unknown, T>, queueEvents: QueueEve
     return await Promise.race([finished, deadline]);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (timedOut || BULLMQ_TTL_MESSAGE.test(message)) throw new JobTimeoutError(timeoutMs, err);
+    if (timedOut || BULLMQ_TTL_MESSAGE.test(message)) throw new JobTimeoutError(deadlineMs, err);
     throw decodeJobError(message);
   } finally {
     clearTimeout(timer);

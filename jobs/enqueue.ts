@@ -1,6 +1,7 @@
 import type { Job, Queue } from 'bullmq';
 import { UnavailableError } from '../shared/errors';
 import { stampJobOwner } from './job-owner';
+import { attachWatch, watchBeforeAdd } from './job-watch';
 
 /**
  * Adds a job with a deadline, so a request gets a 503 instead of hanging while Redis is
@@ -20,12 +21,17 @@ export async function enqueueWithDeadline<P, R>(queue: Queue, name: string, payl
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`enqueue took longer than ${timeoutMs} ms`)), timeoutMs);
   });
+  // Watched from before the add, so awaitResult needs no state read (see JobWatch).
+  const watch = watchBeforeAdd(queue, jobId);
   const added = queue.add(name, stampJobOwner(queue, payload), { jobId });
   // The deadline may win; keep a late rejection of `added` from becoming unhandled.
   added.catch(() => undefined);
   try {
-    return (await Promise.race([added, deadline])) as Job<P, R>;
+    const job = (await Promise.race([added, deadline])) as Job<P, R>;
+    if (watch) attachWatch(job, watch);
+    return job;
   } catch (err) {
+    watch?.stop();
     throw new UnavailableError('queue_unavailable', 'The job queue is unreachable; nothing was charged, retry later.', {
       headers: { 'Retry-After': '5' },
       cause: err,

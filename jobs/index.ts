@@ -10,6 +10,7 @@ export {
   type ScoreTextResult,
 } from './score-text.job';
 export { awaitResult } from './await-result';
+export { bindQueueEvents } from './job-watch';
 export { decodeJobError, encodeJobError, type EncodedJobError } from './job-error';
 export { enqueueWithDeadline } from './enqueue';
 export {

@@ -1,6 +1,6 @@
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../../jobs';
+import { bindQueueEvents, closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../../jobs';
 import type { AppConfig } from '../../shared/config';
 import { connectionErrorListener, type Logger } from '../../shared/logger';
 import { createRedis } from '../../shared/redis';
@@ -29,6 +29,7 @@ export async function createStressQueue(config: AppConfig, redis: Redis, logger:
   const eventsRedis = createRedis(config.redis.url, 'worker', logger, 'web-stress-events');
   const events = createQueueEvents(QUEUE.stress, eventsRedis, config);
   events.on('error', connectionErrorListener(logger, { queue: QUEUE.stress }, 'queue events error'));
+  bindQueueEvents(queue, events);
   try {
     await events.waitUntilReady();
   } catch (err) {

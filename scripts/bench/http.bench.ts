@@ -46,7 +46,8 @@
 // facilitator child whose development chain answers each settlement's receipt after
 // BENCH_SLOW_BLOCK_MS (2000, FACILITATOR_DEV_BLOCK_TIME_MS: Base's block time), served by its own
 // web and worker process (one each, their own BullMQ prefix, the same database), at
-// BENCH_PAID_2S_CONNECTIONS (100) connections once per round, whatever BENCH_CONNECTIONS says.
+// BENCH_PAID_2S_CONNECTIONS (100) connections once per round, whatever BENCH_CONNECTIONS says,
+// after a warm-up of at least three block times (a shorter one completes almost no request).
 //
 // The closing "goals of issue 17" block gives each goal's figure, its per-round values and a
 // verdict: 1. paid-2s x100 >= 40 req/s with p50 <= 2.5 s; 2. a paid basic call's own CPU (web +
@@ -68,7 +69,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
@@ -485,6 +486,8 @@ interface Target {
   prefix: string;
   /** Signed requests a case needs per connection and second (paid only; a slow settlement allows fewer). */
   perConnectionSecond?: number;
+  /** Warm-up of this target's cases, when BENCH_WARMUP_SECONDS would complete too few requests. */
+  warmupSeconds?: number;
   /** Paid only: signs the requests of one case ahead of it. */
   prepare?: (count: number) => Promise<void>;
   /** Paid only: the next signed request (undefined when the signed pool ran out). */
@@ -535,8 +538,9 @@ async function runCase(target: Target, connections: number, children: Child[]): 
   const { prefix } = target;
   // Signed now, so every authorization is fresh (valid for maxTimeoutSeconds) when it is sent.
   const perSecond = target.perConnectionSecond ?? PAID_PER_CONNECTION_SECOND;
-  await target.prepare?.(Math.min(PAID_MAX, Math.ceil(connections * perSecond * (SECONDS + WARMUP_SECONDS)) + 50));
-  if (WARMUP_SECONDS > 0) await runAutocannon(target, connections, WARMUP_SECONDS);
+  const warmup = Math.max(WARMUP_SECONDS, target.warmupSeconds ?? 0);
+  await target.prepare?.(Math.min(PAID_MAX, Math.ceil(connections * perSecond * (SECONDS + warmup)) + 50));
+  if (warmup > 0) await runAutocannon(target, connections, warmup);
   const latencies: number[] = [];
   const before = sampleCpu(children);
   const since = Date.now();
@@ -751,7 +755,12 @@ async function main(): Promise<void> {
     const paid = await paidTarget('paid', `http://127.0.0.1:${scorePort}/api/simulate`, prefix);
     // A connection sends at most one request per block time; the pool is signed for that, with room to spare.
     const slowPaid = TARGETS.includes('paid-2s')
-      ? { ...(await paidTarget('paid-2s', `http://127.0.0.1:${slowPort}/api/simulate`, slowPrefix)), perConnectionSecond: 1500 / SLOW_BLOCK_MS }
+      ? {
+          ...(await paidTarget('paid-2s', `http://127.0.0.1:${slowPort}/api/simulate`, slowPrefix)),
+          perConnectionSecond: 1500 / SLOW_BLOCK_MS,
+          // Each call waits a block: a warm-up of a few blocks, or it completes almost nothing.
+          warmupSeconds: Math.ceil((3 * SLOW_BLOCK_MS) / 1000),
+        }
       : undefined;
 
     out(
@@ -893,7 +902,7 @@ async function main(): Promise<void> {
       );
     }
 
-    const goals = issue17Goals(rounds, bad, scoreOfFloorThroughput, scoreOfFloorLatency, {
+    const goals = issue17Goals(rounds, bad, curve, scoreOfFloorThroughput, scoreOfFloorLatency, {
       floorPgOfFloorThroughput: ratio(['floor-pg', 50, 'rps'], ['floor', 50]),
       floorPgOfFloorLatency: ratio(['floor-pg', 1, 'p50'], ['floor', 1]),
       scoreOfFloorPgThroughput: ratio(['score', 50, 'rps'], ['floor-pg', 50]),
@@ -1031,6 +1040,7 @@ interface GoalFigure {
  * Prints the goals of issue 17, each with its figure, its value in each round, and a verdict.
  * @param rounds - every round's cases
  * @param bad - the cases with too many non-200 answers
+ * @param curve - the secp256k1 costs measured before the cases (for goal 2's floor)
  * @param scoreOfFloorThroughput - score/floor throughput at 50 connections, per round
  * @param scoreOfFloorLatency - score/floor p50 at 1 connection, per round
  * @returns the figures, for BENCH_OUT
@@ -1038,6 +1048,7 @@ interface GoalFigure {
 function issue17Goals(
   rounds: CaseResult[][],
   bad: CaseResult[],
+  curve: CurveCosts | undefined,
   scoreOfFloorThroughput: { median: number; each: number[] } | undefined,
   scoreOfFloorLatency: { median: number; each: number[] } | undefined,
   withRound: Record<'floorPgOfFloorThroughput' | 'floorPgOfFloorLatency' | 'scoreOfFloorPgThroughput' | 'scoreOfFloorPgLatency', { median: number; each: number[] } | undefined>,
@@ -1066,9 +1077,42 @@ function issue17Goals(
   const { floorPgOfFloorThroughput: a, floorPgOfFloorLatency: b, scoreOfFloorPgThroughput: c, scoreOfFloorPgLatency: d } = withRound;
   if (a && b) out(`     floor-pg (the floor + the free round's one statement) of the floor: throughput x50 ${f2(a.median)}${perRound(a)}, p50 x1 ${f2(b.median)}${perRound(b)}`);
   if (c && d) out(`     score of floor-pg: throughput x50 ${f2(c.median)}${perRound(c)}, p50 x1 ${f2(d.median)}${perRound(d)}`);
+  // Goal 1's ceiling: no schedule serves more calls per second than the machine's cores divided by
+  // the CPU one call takes in every process on it; closed-loop connections then wait at least
+  // connections / that rate each (Little's law).
+  const cores = availableParallelism();
+  const answered = slow.filter((r) => r.ok > 0);
+  const allCpu = (r: CaseResult) => cpuPerCall(r, [...Object.values(sideOf(r.target)), 'postgres', 'redis', 'bench client']);
+  const ceilings = answered.map((r) => (cores * 1000) / allCpu(r));
+  if (ceilings.length > 0) {
+    const cpu = median(answered.map(allCpu));
+    const ceiling = median(ceilings);
+    out(
+      `     paid-2s ceiling: ${cores} cores / ${f2(cpu)} ms of CPU per call in all its processes (web, worker, facilitator and chain, postgres, redis, bench client) ` +
+        `= ${f2(ceiling)} req/s${perRound({ each: ceilings })}; ${SLOW_PAID_CONNECTIONS} closed-loop connections then wait at least ${f2((SLOW_PAID_CONNECTIONS / ceiling) * 1000)} ms each`,
+    );
+    // In production the facilitator and its chain run elsewhere: the service's own share alone.
+    const own = median(answered.map(paidOwnCpuPerCall));
+    out(`     the service's own share (web, worker, postgres, redis: ${f2(own)} ms per call) alone would allow ${f2((cores * 1000) / own)} req/s on these cores`);
+  }
   for (const r of paid1) {
     const ms = (group: string) => f2((1000 * r.seconds * (r.cpu[group] ?? 0)) / Math.max(1, r.ok));
     out(`     paid x1 split: web ${ms('score web')}, worker ${ms('score worker')}, postgres ${ms('postgres')}, redis ${ms('redis')} (facilitator and chain, excluded: ${ms('facilitator')})`);
+  }
+  // Goal 2's floor within this architecture: a scoring round trip with the engine and one
+  // PostgreSQL statement (floor-pg), a second queue round trip (the settlement's, a no-op) and one
+  // secp256k1 recovery (the web's own signature check), each measured in this run.
+  const floorPg1 = casesOf('floor-pg', 1);
+  const noop1 = casesOf('no-op', 1);
+  if (curve && floorPg1.length > 0 && noop1.length > 0 && paid1.length > 0) {
+    const a = median(floorPg1.map(paidOwnCpuPerCall));
+    const b = median(noop1.map(paidOwnCpuPerCall));
+    const floor = a + b + curve.recoverMs;
+    const paid = median(paid1.map(paidOwnCpuPerCall));
+    out(
+      `     paid x1 own-CPU floor: floor-pg x1 ${f2(a)} + no-op x1 ${f2(b)} + one secp256k1 recovery ${f2(curve.recoverMs)} = ${f2(floor)} ms; ` +
+        `paid own CPU ${f2(paid)} ms is ${f2(paid / floor)}x the floor, ${f2(paid - floor)} ms above it`,
+    );
   }
   out('  4. nothing traded for speed (no payment without a result, no double settlement, no lost free round, every test green):');
   out('     asserted by the test suite (npm test), not by this bench');
@@ -1078,7 +1122,12 @@ function issue17Goals(
 // A paid call's own CPU (web, worker with its threads, PostgreSQL, Redis) per 200 of a case, in ms.
 function paidOwnCpuPerCall(r: CaseResult): number {
   const side = sideOf(r.target);
-  const cores = [side.web, side.worker, 'postgres', 'redis'].reduce((a, g) => a + (r.cpu[g] ?? 0), 0);
+  return cpuPerCall(r, [side.web, side.worker, 'postgres', 'redis']);
+}
+
+// The CPU of the named process groups per 200 of a case, in ms.
+function cpuPerCall(r: CaseResult, groups: string[]): number {
+  const cores = [...new Set(groups)].reduce((a, g) => a + (r.cpu[g] ?? 0), 0);
   return (1000 * r.seconds * cores) / Math.max(1, r.ok);
 }
 

@@ -1,7 +1,8 @@
 // The baselines of `npm run bench:http`.
 //
 // no-op: the cheapest Koa + BullMQ round trip this machine can do. A minimal Koa app parses the
-// JSON body, enqueues a job on its own queue and waits for it with waitUntilFinished; a worker
+// JSON body, enqueues a job on its own queue and waits for its completion event, listened for from
+// before the add as the service does (jobs/job-watch.ts: no state read per job); a worker
 // whose processor returns at once completes it. Same Redis, same BullMQ version, same process split
 // (web and worker) and worker concurrency as the scoring service, and none of its work
 // (validation, free-tier ledger, scoring, free corpus).
@@ -20,11 +21,13 @@
 // worker, floor-web, floor-pg-web or floor-worker, and REDIS_URL, QUEUE_PREFIX, and PORT (web roles;
 // DATABASE_URL too for floor-pg-web) or NOOP_CONCURRENCY (worker roles; FLOOR_THREADS too for
 // floor-worker) in the environment.
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import Koa from 'koa';
 import { Pool } from 'pg';
+import { JobWatch } from '../../jobs/job-watch';
 import { createScoringPool } from '../../workers/pool';
 
 /** The baselines' queues; their names cannot collide with the service's queues under one prefix. */
@@ -73,7 +76,6 @@ export async function startNoopWeb(options: NoopOptions, port: number, queueName
   const queue = new Queue(queueName, {
     connection: { url: options.redisUrl },
     prefix: options.prefix,
-    // Same retention as the service's jobs: a waiter that subscribes late still finds the job.
     defaultJobOptions: { removeOnComplete: { age: 300 }, removeOnFail: { age: 300 } },
   });
   const events = new QueueEvents(queueName, { connection: { url: options.redisUrl }, prefix: options.prefix });
@@ -87,8 +89,13 @@ export async function startNoopWeb(options: NoopOptions, port: number, queueName
       return;
     }
     const roundTrip = async () => {
-      const job = await queue.add('noop', jobFrom(ctx.request.body));
-      return job.waitUntilFinished(events, 15_000);
+      // Listening before the add, the completion cannot pass unseen (no state read needed).
+      const jobId = randomUUID();
+      const watch = new JobWatch(events, jobId);
+      await queue.add('noop', jobFrom(ctx.request.body), { jobId });
+      const outcome = await watch.next();
+      if (outcome.kind !== 'completed') throw new Error(`baseline job ${outcome.kind}`);
+      return outcome.value;
     };
     const [result] = await Promise.all([roundTrip(), round?.(ctx.get('x-forwarded-for'))]);
     ctx.body = { ok: true, result };

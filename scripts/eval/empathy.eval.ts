@@ -2,7 +2,7 @@ import { analyze } from '../../shared/scoring/analyze';
 import { measureEmpathy } from '../../shared/scoring/empathy';
 import type { MechanismLevel } from '../../shared/scoring/measure-types';
 import { esconvReplies, esconvStrategyTurns, foldOf, readCsv } from '../lib/dev-data';
-import { auroc, macroF1, spearman } from '../lib/stats';
+import { auroc, macroF1, ranks, spearman } from '../lib/stats';
 import { atLeast, info, type EvalRow } from './eval-row';
 
 const DATASET = 'epitome reddit';
@@ -63,9 +63,26 @@ const EMOTIONAL_STRATEGIES = new Set(['Reflection of feelings', 'Affirmation and
 const PRACTICAL_STRATEGIES = new Set(['Information', 'Providing Suggestions', 'Direct Guidance']);
 
 /**
+ * Each value's rank within its conversation, scaled to 0..1, so chats pool without one chat's level
+ * (a generous rater, a talkative supporter) standing in for the reply's: the outside measurement's
+ * "pooled within-set ranks".
+ */
+function withinRanks(groups: readonly number[], xs: readonly number[]): number[] {
+  const out = new Array<number>(xs.length).fill(0);
+  const byGroup = new Map<number, number[]>();
+  groups.forEach((g, i) => byGroup.set(g, [...(byGroup.get(g) ?? []), i]));
+  for (const idx of byGroup.values()) {
+    const r = ranks(idx.map((i) => xs[i]));
+    idx.forEach((i, k) => (out[i] = (r[k] - 0.5) / idx.length));
+  }
+  return out;
+}
+
+/**
  * Out of source: ESConv supporter replies (esconv-failed, never read by a fit) against the
- * help-seeker's own ratings: per reply against the 1-5 feedback, and per conversation (mean over
- * its rated replies) against the post-chat empathy survey. Emotional-support chat, not Reddit.
+ * help-seeker's own ratings: per reply against the 1-5 feedback (ranked within each conversation and
+ * pooled, and raw), and per conversation (mean over its rated replies) against the post-chat empathy
+ * survey; and the strategy AUROC above. Emotional-support chat, not Reddit.
  * @returns the out-of-source rows
  */
 function outOfSource(): EvalRow[] {
@@ -80,6 +97,7 @@ function outOfSource(): EvalRow[] {
     byConv.set(r.convId, c);
   });
   const convs = [...byConv.values()];
+  const groups = replies.map((r) => r.convId);
   const turns = esconvStrategyTurns().filter((t) => EMOTIONAL_STRATEGIES.has(t.strategy) || PRACTICAL_STRATEGIES.has(t.strategy));
   const turnValues = turns.map((t) => measureEmpathy(analyze(t.reply), t.seekerContext ? analyze(t.seekerContext) : undefined).value);
   return [
@@ -89,7 +107,14 @@ function outOfSource(): EvalRow[] {
       turns.length,
       auroc(turnValues, turns.map((t) => EMOTIONAL_STRATEGIES.has(t.strategy))),
     ),
-    atLeast('OOD Spearman empathy vs seeker feedback', 'esconv-failed replies (unused source)', replies.length, spearman(values, replies.map((r) => r.feedback)), 0.4),
+    atLeast(
+      'OOD Spearman empathy vs seeker feedback, within-conv',
+      'esconv-failed replies, within-conv ranks pooled',
+      replies.length,
+      spearman(withinRanks(groups, values), withinRanks(groups, replies.map((r) => r.feedback))),
+      0.4,
+    ),
+    info('OOD Spearman empathy vs seeker feedback', 'esconv-failed replies (unused source)', replies.length, spearman(values, replies.map((r) => r.feedback))),
     info('OOD Spearman mean empathy vs conv empathy', 'esconv-failed conversations (unused source)', convs.length, spearman(convs.map((c) => c.sum / c.n), convs.map((c) => c.empathy))),
   ];
 }

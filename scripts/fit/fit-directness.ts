@@ -9,10 +9,39 @@ import { fitLogistic, fitRidge } from '../lib/fit';
 import { spearman } from '../lib/stats';
 
 /** Bump on every refit that changes the frozen weights. */
-const VERSION = 'directness-1.0.0';
+const VERSION = 'directness-1.4.0';
 
-/** Text-only features the model uses; answerFirst and preamble need an incoming message. */
-const MODEL_FEATURES: DirectnessFeature[] = DIRECTNESS_FEATURES.filter((f) => f !== 'answerFirst' && f !== 'preamble' && f !== 'hedging');
+/**
+ * The politeness strategies of Danescu-Niculescu-Mizil et al. 2013 the model reads, each with the
+ * side the paper and Brown & Levinson put it on: -1 redress (more polite, less direct), +1 bald (more
+ * direct). Hedging is hand-set (see DirectnessWeights.mitigation); answerFirst and preamble need an
+ * incoming message. Left out on purpose: the short positive/negative word lists (on Wikipedia they
+ * were "bias", "ignore", "personal attack": the community's words, not the strategy), emphasis,
+ * negation, question and exclamation counts, which stand for Wikipedia's topics and habits more
+ * than for a strategy.
+ */
+export const STRATEGY_SIDES: Partial<Record<DirectnessFeature, -1 | 1>> = {
+  gratitude: -1,
+  deference: -1,
+  greeting: -1,
+  apology: -1,
+  please: -1,
+  counterfactual: -1,
+  indicative: -1,
+  indirect: -1,
+  wondering: -1,
+  mitigator: -1,
+  firstPersonPlural: -1,
+  firstPersonStart: -1,
+  pleaseStart: 1,
+  factuality: 1,
+  whStart: 1,
+  why: 1,
+  directStart: 1,
+  secondPersonStart: 1,
+  imperative: 1,
+};
+const STRATEGIES = DIRECTNESS_FEATURES.filter((f) => STRATEGY_SIDES[f] !== undefined);
 const LAMBDA = 10;
 
 /** One rated request reduced to what the fit needs. */
@@ -57,8 +86,28 @@ function predict(model: LinearModel, X: number[][]): number[] {
   return X.map((x) => linearPredict(model, Object.fromEntries(model.features.map((f, j) => [f, x[j]]))).value);
 }
 
-function fit(train: PolitenessRow[], X: number[][], features: DirectnessFeature[], lambda: number): LinearModel {
-  return fitLogistic(features, X, lessPoliteHalf(train), lambda, 50);
+/**
+ * Logistic fit with each strategy held to its side: a strategy whose weight comes out on the wrong
+ * side is dropped (weight 0) and the rest refitted, until every weight agrees with the theory.
+ */
+function fit(train: PolitenessRow[], X: number[][], features: readonly DirectnessFeature[], lambda: number): LinearModel {
+  let kept = features.map((_, j) => j);
+  const y = lessPoliteHalf(train);
+  for (;;) {
+    const model = fitLogistic(kept.map((j) => features[j]), X.map((x) => kept.map((j) => x[j])), y, lambda, 50);
+    const wrong = kept.filter((j, k) => model.weights[k] * (STRATEGY_SIDES[features[j]] ?? 0) < 0);
+    if (wrong.length === 0) {
+      // Dropped strategies stay in the file with weight 0, so the runtime names every strategy.
+      const full: LinearModel = { features: [...features], mean: features.map(() => 0), scale: features.map(() => 1), weights: features.map(() => 0), intercept: model.intercept };
+      kept.forEach((j, k) => {
+        full.mean[j] = model.mean[k];
+        full.scale[j] = model.scale[k];
+        full.weights[j] = model.weights[k];
+      });
+      return full;
+    }
+    kept = kept.filter((j) => !wrong.includes(j));
+  }
 }
 
 /**
@@ -70,42 +119,53 @@ function fit(train: PolitenessRow[], X: number[][], features: DirectnessFeature[
 export function fitDirectness(rows: PolitenessRow[] = loadWikipediaPoliteness()): { weights: DirectnessWeights; heldBackSpearman: number } {
   const train = rows.filter((r) => foldOf(r.id) !== 0);
   const test = rows.filter((r) => foldOf(r.id) === 0);
-  const model = fit(train, matrix(train, MODEL_FEATURES), MODEL_FEATURES, LAMBDA);
+  const model = fit(train, matrix(train, STRATEGIES), STRATEGIES, LAMBDA);
   const weights: DirectnessWeights = {
     version: VERSION,
     fitted: {
       data: 'stanford-politeness/wikipedia.annotated.csv, folds 1-4 of foldOf(Id)',
       target: '1 when Normalized Score is below the training median (less polite half), else 0',
-      method: `L2 logistic regression (IRLS), lambda ${LAMBDA}, standardized features`,
+      method: `L2 logistic regression (IRLS), lambda ${LAMBDA}, standardized features, only the politeness strategies of Danescu-Niculescu-Mizil et al. 2013, each held to its theoretical side (wrong-signed ones dropped and the rest refitted)`,
       n: train.length,
       incoming: 'answerFirst and preamble are hand-set log-odds (no incoming message in the corpus)',
       mitigation: 'hedging is hand-set log-odds per unit of hesitation (requests rarely hedge)',
       baseline: 'hand-set value of a reply with no feature fired; replaces the fitted intercept at run time',
     },
-    lexicon: (current as DirectnessWeights).lexicon,
+    // The strategy lexicon without the community word lists the model no longer reads.
+    lexicon: (current as DirectnessWeights).lexicon.filter((e) => STRATEGY_SIDES[e.category as DirectnessFeature] !== undefined),
     model,
     incoming: (current as DirectnessWeights).incoming,
     mitigation: (current as DirectnessWeights).mitigation,
     baseline: (current as DirectnessWeights).baseline,
   };
-  const heldBackSpearman = spearman(predict(model, matrix(test, MODEL_FEATURES)), test.map((r) => r.politeness));
+  const heldBackSpearman = spearman(predict(model, matrix(test, STRATEGIES)), test.map((r) => r.politeness));
   return { weights, heldBackSpearman };
+}
+
+/**
+ * Fits the strategy model on some rows and returns a scorer for others: the eval's topic-split check.
+ * @param train - rated requests to fit on
+ * @returns log-odds of "less polite" for any request text
+ */
+export function fitStrategiesOn(train: PolitenessRow[]): (text: string) => number {
+  const model = fit(train, matrix(train, STRATEGIES), STRATEGIES, LAMBDA);
+  return (text) => predict(model, matrix([{ id: '', text, politeness: 0 }], STRATEGIES))[0];
 }
 
 function explore(rows: PolitenessRow[]): void {
   const train = rows.filter((r) => foldOf(r.id) !== 0);
   const test = rows.filter((r) => foldOf(r.id) === 0);
-  const Xtrain = matrix(train, MODEL_FEATURES);
-  const Xtest = matrix(test, MODEL_FEATURES);
+  const Xtrain = matrix(train, STRATEGIES);
+  const Xtest = matrix(test, STRATEGIES);
   const ytest = test.map((r) => r.politeness);
   const y = train.map((r) => r.politeness);
-  MODEL_FEATURES.forEach((f, j) => {
+  STRATEGIES.forEach((f, j) => {
     const col = Xtrain.map((x) => x[j]);
     console.log(f.padEnd(20), spearman(col, y).toFixed(3), `fired ${col.filter((v) => v > 0).length}`);
   });
   for (const lambda of [1, 10, 100]) {
-    const logistic = fit(train, Xtrain, MODEL_FEATURES, lambda);
-    const ridge = fitRidge(MODEL_FEATURES, Xtrain, train.map((r) => -r.politeness), lambda);
+    const logistic = fit(train, Xtrain, STRATEGIES, lambda);
+    const ridge = fitRidge([...STRATEGIES], Xtrain, train.map((r) => -r.politeness), lambda);
     console.log(
       `lambda ${lambda}: half-split logistic ${spearman(predict(logistic, Xtest), ytest).toFixed(3)}`,
       `ridge on -score ${spearman(predict(ridge, Xtest), ytest).toFixed(3)}`,

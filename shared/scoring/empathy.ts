@@ -1,18 +1,24 @@
 import type { Analysis, LexiconHit, Sentence, Span } from './types';
 import type { Contribution, EmpathyMeasure, MechanismLevel } from './measure-types';
-import { compileLexicon, type Lexicon } from './lexicon';
+import { compileLexicon, type Lexicon, type LexiconEntry } from './lexicon';
 import { clamp } from './math';
 import { spanOf } from './span';
 import { stemOf } from './stem';
 import { wordFact } from './word';
 import {
+  AFFIRMATION_WORDS,
+  ATTRIBUTION_BRIDGE,
   DISTRESS_NEGATORS,
   DISTRESS_PHRASES,
+  EMOTION_WORDS,
   EMPATHY_PHRASES,
+  FEELING_WORDS,
   GENERIC_STEMS,
   NEGATION_BRIDGE,
   STANCE_AFTER_I,
   STANCE_SKIP,
+  SITUATION_WORDS,
+  SUGGESTION_PHRASES,
   VALENCE_PHRASES,
   VARIABLE_I_NEXT,
 } from './lexicons/empathy';
@@ -34,6 +40,9 @@ export interface EmpathyFeatures {
   contempt: number;
   warmthSpans: Span[];
   contemptSpans: Span[];
+  /** Number of sentences that advise: a suggestion ("you should", "have you tried") or a bare command with no empathy marker. */
+  advice: number;
+  adviceSpans: Span[];
 }
 
 interface Marker {
@@ -63,7 +72,31 @@ interface WordInfo {
   valence?: Starts;
   /** 1 first person, 2 second person, 0 neither. */
   person: 0 | 1 | 2;
+  /** Word classes of the construction rules, as CLASS bits. */
+  classes: number;
 }
+
+// Word classes of the construction rules (see lexicons/empathy.ts).
+const EMOTION = 1;
+const FEELING = 2;
+const AFFIRM = 4;
+const BRIDGE_WORD = 8;
+const SITUATION = 16;
+const NEGATOR = 32;
+const SUBJECT_YOU = 64;
+const YOUR = 128;
+const REACTING_I = 256;
+// A feeling word followed by one of these points the feeling at the other person: "sad for you", "glad to hear".
+const TOWARD = new Set(['for', 'to', 'about', 'that']);
+// How far a construction may reach from its subject to its feeling word.
+const REACH = 5;
+// Before "you", these make the sentence generic or causative advice: "if you feel sad", "makes you happy".
+const GENERIC_LEAD = new Set(['if', 'when', 'whenever', 'unless', 'once', 'until', 'make', 'makes', 'made', 'making', 'let', 'help', 'helps', 'force', 'should', 'shouldn', 'why']);
+// Lead-ins before a command ("Just try it", "So call her") and subject-less openers that are not commands.
+const COMMAND_LEAD = new Set(['just', 'please', 'so', 'maybe', 'also', 'and', 'then', 'ok', 'okay', 'well', 'now', 'first', 'but', 'perhaps']);
+const NOT_COMMAND = new Set(['thank', 'hope', 'sound', 'seem', 'look', 'feel', 'love', 'wish', 'bless', 'sorry', 'welcome', 'miss', 'know', 'think', 'guess', 'mean', 'agree', 'understand', 'hate', 'want', 'need', 'got', 'had', 'did', 'was']);
+// Words that may come before a sentence-opening evaluation: "Oh, that's awful", "Wow how scary".
+const INTERJECTION = new Set(['oh', 'ohh', 'wow', 'aw', 'aww', 'yeah', 'yes', 'well', 'man', 'gosh', 'geez', 'jeez', 'god', 'omg', 'ugh', 'and', 'but', 'honestly', 'really', 'ok', 'okay', 'hmm', 'ah']);
 
 function indexStarts(lex: Lexicon): Map<string, Starts> {
   if (lex.wildcardFirst.length > 0) throw new Error('lexicon: wildcards are not supported here');
@@ -109,10 +142,23 @@ function buildVocabulary(): Map<string, WordInfo> {
   const vocabulary = new Map<string, WordInfo>();
   const entry = (word: string): WordInfo => {
     let info = vocabulary.get(word);
-    if (!info) vocabulary.set(word, (info = { person: 0 }));
+    if (!info) vocabulary.set(word, (info = { person: 0, classes: 0 }));
     return info;
   };
-  for (const [word, starts] of indexStarts(compileLexicon(EMPATHY_PHRASES))) entry(word).phrase = starts;
+  const mark = (words: readonly string[], bit: number) => {
+    for (const word of words) entry(word).classes |= bit;
+  };
+  const suggestions = SUGGESTION_PHRASES.map((phrase): LexiconEntry => ({ phrase, category: 'advise', weight: 0 }));
+  for (const [word, starts] of indexStarts(compileLexicon([...EMPATHY_PHRASES, ...suggestions]))) entry(word).phrase = starts;
+  mark(EMOTION_WORDS, EMOTION);
+  mark(FEELING_WORDS, FEELING);
+  mark(AFFIRMATION_WORDS, AFFIRM);
+  mark(ATTRIBUTION_BRIDGE, BRIDGE_WORD);
+  mark(SITUATION_WORDS, SITUATION);
+  mark(['not', "n't", 'never', 'nt'], NEGATOR);
+  mark(['you', 'u', 'ya', "you're", 'youre', "you've", "you'd", "you'll"], SUBJECT_YOU);
+  mark(['your', 'ur'], YOUR);
+  mark(['i', "i'm", 'im', "i've", "i'd", 'me'], REACTING_I);
   for (const [word, starts] of indexStarts(compileLexicon(VALENCE_PHRASES))) entry(word).valence = starts;
   for (const word of ['i', 'me', 'my', 'myself', 'mine', "i'm", 'im', "i've", 'ive', "i'd", "i'll"]) entry(word).person = 1;
   for (const word of ['you', 'your', 'yours', 'yourself', 'u', 'ur', "you're", 'youre', "you've", "you'd", "you'll", 'ya']) entry(word).person = 2;
@@ -134,12 +180,12 @@ const SUBJECT_I = new Set(['i', "i'm", 'im', "i'd", 'id', "i'll"]);
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ']);
 const MECHANISMS: readonly Mechanism[] = ['er', 'ip', 'ex'];
 const FEATURE: Record<Mechanism, string> = { er: 'emotional-reactions', ip: 'interpretations', ex: 'explorations' };
-const MECHANISMS_OF: Record<string, readonly Mechanism[]> = { er: ['er'], ip: ['ip'], 'ip-share': ['ip'], 'ip-lead': ['ip'], 'er-ip': ['er', 'ip'], ex: ['ex'], 'ex-ask': ['ex'], none: [] };
+const MECHANISMS_OF: Record<string, readonly Mechanism[]> = { er: ['er'], ip: ['ip'], 'ip-share': ['ip'], 'ip-lead': ['ip'], 'er-ip': ['er', 'ip'], ex: ['ex'], 'ex-ask': ['ex'], none: [], advise: [] };
 const MODEL = config.model;
 const CALIBRATION = config.calibration;
-// Value 1 is anchored where scoring.md's (ER + IP + EX) / 6 reaches 1: all three mechanisms at level 2, one
-// sentence each. More sentences saturate at 1 instead of stretching the scale for ordinary replies.
-const FULL_STRENGTH = MECHANISMS.reduce((s, m) => s + 2 * MODEL[m].level + MODEL[m].perSentence, 0);
+// Value 1 is anchored where scoring.md's (ER + IP + EX) / 6 reaches 1: all three mechanisms present,
+// one sentence each. More sentences saturate at 1 instead of stretching the scale for ordinary replies.
+const FULL_STRENGTH = MECHANISMS.reduce((s, m) => s + MODEL[m] * Math.LN2, 0);
 
 /** Whether a sentence of the reply has a content word whose stem the incoming message shares (stems are cached per word). */
 function sharesContent(a: Analysis, s: Sentence, incomingStems: Set<string>): boolean {
@@ -170,8 +216,89 @@ function isDisclosingI(tokens: Analysis['tokens'], i: number): boolean {
   return true;
 }
 
+/** What a construction found: its mechanism and the token that ends it, or null. */
+interface Construction {
+  mechanism: Mechanism;
+  end: number;
+}
+
+/**
+ * The construction rules, tried at a subject word: a subject, up to REACH bridge words (modals,
+ * copulas, feeling verbs, intensifiers, negators), then a feeling or affirmation word.
+ * - "you must be so lonely", "you seem stressed", "your feelings": a feeling attributed to the person
+ *   is an interpretation (reflection of feelings); negated ("you're not alone") it reassures, an
+ *   emotional reaction; "you are so strong" affirms, an emotional reaction. Not after "if", "when" or
+ *   a causative verb ("if you feel sad, ...", "it will make you happy"): that is generic advice.
+ * - "I feel sad for you", "I'm so sorry to hear": the writer's own feeling pointed at the person, an
+ *   emotional reaction ("I was sad for years" is neither).
+ * - "That's so hard.", "How awful", "Oh, that sounds scary": an evaluation of the situation's feeling
+ *   opening the sentence, an emotional reaction ("it's hard to say" is not one).
+ * The caller rules out questions for the "you" rule: a question about feelings explores.
+ */
+function constructionAt(tokens: Analysis['tokens'], i: number, first: number, last: number, classes: number): Construction | null {
+  let you = (classes & SUBJECT_YOU) !== 0;
+  const your = (classes & YOUR) !== 0;
+  const me = (classes & REACTING_I) !== 0;
+  const situation = (classes & SITUATION) !== 0 && openerAt(tokens, first, i);
+  if (you) {
+    const before = i > first ? tokens[i - 1].norm : '';
+    const before2 = i - 1 > first ? tokens[i - 2].norm : '';
+    if (GENERIC_LEAD.has(before) || GENERIC_LEAD.has(before2)) you = false;
+  }
+  if (!you && !your && !me && !situation) return null;
+  let negated = false;
+  for (let k = i + 1; k < last && k <= i + REACH; k++) {
+    const c = wordInfo(tokens[k].word)?.classes ?? 0;
+    if (c & EMOTION || (your && c & FEELING)) {
+      const next = k + 1 < last ? tokens[k + 1].norm : '';
+      if (you || your) return { mechanism: negated ? 'er' : 'ip', end: k };
+      if (me) return TOWARD.has(next) ? { mechanism: 'er', end: k } : null;
+      // "it's hard to find work" judges a task; "it's hard to hear" still reacts.
+      if (next === 'to' && (k + 2 >= last || tokens[k + 2].norm !== 'hear')) return null;
+      return { mechanism: 'er', end: k };
+    }
+    if (c & AFFIRM && you) return { mechanism: 'er', end: k };
+    // "your" takes its feeling noun at once ("your pain"), not across words.
+    if (your || !(c & BRIDGE_WORD)) return null;
+    if (c & NEGATOR) negated = true;
+  }
+  return null;
+}
+
+/**
+ * Index of the verb when a sentence opens with a command (a base-form verb after at most two
+ * lead-ins: "Just try it", "So call her"), else -1. Subject-less feelings and thanks ("Hope you...",
+ * "Sounds hard", "Thank you") are not commands.
+ */
+function commandAt(tokens: Analysis['tokens'], first: number, last: number): number {
+  let skipped = 0;
+  for (let k = first; k < last; k++) {
+    const t = tokens[k];
+    if (t.kind !== 'word') continue;
+    if (COMMAND_LEAD.has(t.norm) && skipped < 2) {
+      skipped++;
+      continue;
+    }
+    if (t.pos !== 'VERB' || NOT_COMMAND.has(t.norm) || t.norm.endsWith('ing') || t.norm.endsWith('ed') || t.norm.endsWith('s')) return -1;
+    return k;
+  }
+  return -1;
+}
+
+/** Whether token i opens its sentence, after at most an interjection ("Oh, that's awful"). */
+function openerAt(tokens: Analysis['tokens'], first: number, i: number): boolean {
+  for (let k = first; k < i; k++) {
+    const t = tokens[k];
+    if (t.kind !== 'word') continue;
+    if (!INTERJECTION.has(t.norm)) return false;
+  }
+  return true;
+}
+
 interface ReplyScan {
   markers: Marker[];
+  advice: number;
+  adviceSpans: Span[];
   warm: number;
   cold: number;
   warmthSpans: Span[];
@@ -189,8 +316,11 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
   const firstPerson: number[] = new Array<number>(n).fill(0);
   const secondPerson: number[] = new Array<number>(n).fill(0);
   const question: number[] = new Array<number>(n).fill(0);
+  const advised: number[] = new Array<number>(n).fill(0);
   const hits: LexiconHit[] = [];
-  const scan: ReplyScan = { markers: [], warm: 0, cold: 0, warmthSpans: [], contemptSpans: [] };
+  // Constructions wait for the whole sentence: in a question, a feeling put to the person explores it.
+  const constructions: Marker[] = [];
+  const scan: ReplyScan = { markers: [], advice: 0, adviceSpans: [], warm: 0, cold: 0, warmthSpans: [], contemptSpans: [] };
   // Each lexicon matches without overlaps of its own, so each keeps its own resume position.
   let phraseFrom = 0;
   let valenceFrom = 0;
@@ -203,9 +333,18 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
     }
     if (info.person === 1 && isDisclosingI(tokens, i)) firstPerson[t.sentence]++;
     else if (info.person === 2) secondPerson[t.sentence] = 1;
+    if (info.classes) {
+      const s = a.sentences[t.sentence];
+      const c = constructionAt(tokens, i, s.first, s.last, info.classes);
+      if (c) constructions.push({ mechanism: c.mechanism, sentence: t.sentence, start: t.start, end: tokens[c.end].end });
+    }
     if (info.phrase && i >= phraseFrom) {
       const p = phraseAt(tokens, i, info.phrase);
       if (p) {
+        if (p.category === 'advise') {
+          advised[t.sentence] = 1;
+          if (evidence) scan.adviceSpans.push(spanOf(a.text, t.start, tokens[i + p.parts.length - 1].end));
+        }
         hits.push(hitOf(tokens, i, p));
         phraseFrom = i + p.parts.length;
       }
@@ -224,22 +363,36 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
       }
     }
   }
+  for (const c of constructions) if (c.mechanism !== 'ip' || !question[c.sentence]) scan.markers.push(c);
   const asked: number[] = new Array<number>(n).fill(0);
   for (const hit of hits) {
     const sentence = tokens[hit.token].sentence;
     if (hit.category === 'ex-ask') {
-      if (!question[sentence]) continue;
+      if (!question[sentence] || advised[sentence]) continue;
       asked[sentence] = 1;
     } else if (hit.category === 'ip-lead' && hit.token !== a.sentences[sentence].first) continue;
     for (const mechanism of MECHANISMS_OF[hit.category]) scan.markers.push({ mechanism, sentence, start: hit.start, end: hit.end });
   }
+  const marked: number[] = new Array<number>(n).fill(0);
+  for (const m of scan.markers) marked[m.sentence] = 1;
   for (let k = 0; k < n; k++) {
     const s = a.sentences[k];
+    // A bare command with no empathy marker in it ("Try restarting it.", "Talk to your mom.") advises;
+    // "Hang in there" and "Take care" carry a marker and stay support.
+    if (!advised[k] && !question[k] && !marked[k]) {
+      const verb = commandAt(tokens, s.first, s.last);
+      if (verb >= 0) {
+        advised[k] = 1;
+        if (evidence) scan.adviceSpans.push(spanOf(a.text, tokens[verb].start, tokens[verb].end));
+      }
+    }
+    scan.advice += advised[k];
     // EPITOME interpretations are mostly shared experience ("I went through the same when I..."), so a
     // sentence that talks about the writer at some length is an IP marker even without a listed phrase.
     if (firstPerson[k] >= config.disclosureFirstPerson) scan.markers.push({ mechanism: 'ip', sentence: k, start: s.start, end: s.end });
     // A question about "you" explores the person even without a listed opener ("and your sister?").
-    if (secondPerson[k] && question[k] && !asked[k]) scan.markers.push({ mechanism: 'ex', sentence: k, start: s.start, end: s.end });
+    // A suggestion put as a question ("have you tried yoga?") gives advice; it does not explore.
+    if (secondPerson[k] && question[k] && !asked[k] && !advised[k]) scan.markers.push({ mechanism: 'ex', sentence: k, start: s.start, end: s.end });
   }
   return scan;
 }
@@ -281,6 +434,8 @@ export function empathyFeatures(a: Analysis, incoming?: Analysis, evidence = tru
     contempt: Math.tanh(scan.cold / config.valenceScale),
     warmthSpans: scan.warmthSpans,
     contemptSpans: scan.contemptSpans,
+    advice: scan.advice,
+    adviceSpans: scan.adviceSpans,
   };
 }
 
@@ -319,13 +474,16 @@ export function emotionalLoad(incoming: Analysis): number {
 }
 
 /**
- * Measures empathy by the three EPITOME mechanisms (Sharma et al. 2020). Each mechanism's strength is
- * a weighted sum of its level (0/1/2, see {@link empathyFeatures}) and the number of sentences carrying
- * it (capped); ER is shaded by the reply's warmth and contempt (the valence adjustment). Weights are
- * fitted on EPITOME folds 1-4 (scripts/fit/fit-empathy.ts). The value is the total strength over the
- * strength of "all three mechanisms at level 2, one sentence each", saturating at 1.
+ * Measures empathy by the three EPITOME mechanisms (Sharma et al. 2020), found by community-independent
+ * constructions (see {@link empathyFeatures}). Each mechanism's strength is its weight times
+ * log(1 + sentences carrying it): the first marker counts most, so a short warm line ("I feel sad for
+ * you!") reads warm and a long reply does not gain by repetition. Contempt and advice-giving sentences
+ * ("you should", "have you tried", a bare "Try restarting it.") subtract. Five weights, fitted on EPITOME folds 1-4
+ * (scripts/fit/fit-empathy.ts). The value is the total strength over the strength of "all three
+ * mechanisms in one sentence each", saturating at 1; a reply that only advises falls below the
+ * neutral floor.
  * @param a - the analyzed reply
- * @param incoming - the analyzed message being answered; without it no level exceeds 1 and L is 0
+ * @param incoming - the analyzed message being answered; it sets the mechanism levels and L
  * @param evidence - false when only the value is needed: contributions come back empty (value,
  *   mechanisms and load are computed identically either way)
  * @returns value in 0..1, mechanism levels, emotional load of the incoming message and contributions
@@ -335,27 +493,27 @@ export function measureEmpathy(a: Analysis, incoming?: Analysis, evidence = true
   const terms: { feature: string; value: number; weight: number; strength: number; spans: Span[] }[] = [];
   let total = 0;
   for (const mech of MECHANISMS) {
-    const model = MODEL[mech];
-    const strength = model.level * f.levels[mech] + model.perSentence * Math.min(f.sentences[mech], model.sentenceCap);
+    const strength = MODEL[mech] * Math.log1p(f.sentences[mech]);
     total += strength;
-    if (strength > 0) terms.push({ feature: FEATURE[mech], value: f.levels[mech], weight: model.level, strength, spans: f.spans[mech] });
+    if (strength > 0) terms.push({ feature: FEATURE[mech], value: f.sentences[mech], weight: MODEL[mech], strength, spans: f.spans[mech] });
   }
-  // The valence adjustment on ER (scoring.md §2): warmth adds, contempt subtracts, never below zero overall.
-  const warmth = MODEL.warmth * f.warmth;
-  if (warmth > 0) terms.push({ feature: 'warmth', value: f.warmth, weight: MODEL.warmth, strength: warmth, spans: f.warmthSpans });
-  total += warmth;
-  const contempt = Math.min(MODEL.contempt * f.contempt, total);
+  // Contempt and advice may take the value below the no-marker floor (clamped at 0 after calibration).
+  const contempt = MODEL.contempt * f.contempt;
   if (contempt > 0) terms.push({ feature: 'contempt', value: f.contempt, weight: -MODEL.contempt, strength: -contempt, spans: f.contemptSpans });
   total -= contempt;
+  const advice = MODEL.advice * Math.log1p(f.advice);
+  if (advice > 0) terms.push({ feature: 'advice-giving', value: f.advice, weight: -MODEL.advice, strength: -advice, spans: f.adviceSpans });
+  total -= advice;
   // Past the anchor the value saturates at 1; dividing by the larger of the two keeps the deltas summing to the value.
   const scale = Math.max(FULL_STRENGTH, total);
-  // The EPITOME scale needs all three mechanisms for a high value; the calibration maps it onto the
-  // profile scale, where a reply with no marker still reads as a little warm (see weights/empathy.json).
+  // The calibration maps the EPITOME scale onto the profile scale, where a reply with no marker still
+  // reads as a little warm (see weights/empathy.json).
   const stretch = 1 / (CALIBRATION.one - CALIBRATION.zero);
+  const value = clamp((total / scale - CALIBRATION.zero) * stretch, 0, 1);
   const contributions: Contribution[] = evidence ? terms.map((t) => ({ feature: t.feature, value: t.value, weight: t.weight, delta: (stretch * t.strength) / scale, spans: t.spans })) : [];
   contributions.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.feature < y.feature ? -1 : x.feature > y.feature ? 1 : 0));
   return {
-    value: clamp((total / scale - CALIBRATION.zero) * stretch, 0, 1),
+    value,
     contributions,
     mechanisms: { er: f.levels.er, ip: f.levels.ip, ex: f.levels.ex },
     emotionalLoad: incoming ? emotionalLoad(incoming) : 0,

@@ -41,6 +41,8 @@ export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
     'it gets better', 'it will get better', 'will get better', 'things will get better', 'it will be okay', "it'll be okay", "it'll be ok", 'it will be ok', "you'll be okay", "you'll be ok", "you'll get through",
     'you will get through', 'get through this', "it's okay", "it's ok", 'its okay', 'its ok', "that's okay", "that's ok", "it's alright", "it's not your fault", 'not your fault',
     'you deserve', 'you matter', "you're worth", 'you are worth', 'you are loved', "you're loved", 'proud of you', "i'm proud", "you're strong", 'you are strong', "you're brave", 'you are brave',
+    "don't worry", 'dont worry', 'do not worry', 'no need to worry', 'everything will be', 'will be fine', 'will be okay', 'will be ok', 'going to be okay', 'going to be ok', 'going to be fine',
+    'will get better', 'get better', 'my condolences', 'condolences', 'you will get', "you'll get", 'you will find', "you'll find", 'you will be', "you'll be",
     "you're doing great", 'you are doing great', "you're doing well", 'glad you', "i'm glad", 'im glad', 'happy for you', 'congrats', 'congratulations', 'love you', 'cares about you', 'care about you',
     'please don\'t', 'please dont', 'please stay', 'be gentle with yourself', 'be kind to yourself', 'take it easy', 'one day at a time', 'you are important', "you're important", 'stay safe',
   ].map((phrase): LexiconEntry => ({ phrase, category: 'er', weight: 1 })),
@@ -67,6 +69,10 @@ export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
     'i know how', 'i know what you', 'i know what it', 'know the feeling', 'know that feeling', 'know what it feels like', "know what it's like", 'i can relate', 'can relate', 'relate to', 'i relate',
     'you feel like', "you're feeling", 'youre feeling', 'you are feeling', 'you must feel', 'you seem', 'seems like you', 'it seems like you', 'that makes sense', 'makes sense that you', 'it makes sense that you', 'no wonder', 'of course you',
     'feelings are valid', 'that is valid', "that's valid", 'completely valid', 'totally valid',
+    // Validation and restatement (reflective listening; ESConv's "restatement or paraphrasing").
+    "it's normal to", 'it is normal to', "it's natural to", 'it is natural to', 'normal to feel', 'natural to feel', 'okay to feel', 'ok to feel', 'perfectly normal', 'completely normal',
+    'totally normal', 'anyone would', 'anybody would', 'you mentioned', 'you said that', 'if i understand', 'if i understood', "what i'm hearing", 'what i am hearing', "so you're", 'so you are',
+    'so you feel', 'so you have', 'so what you', 'in other words',
     ...['disappointing', 'frustrating', 'scary', 'stressful', 'exhausting', 'overwhelming', 'upsetting', 'painful', 'lonely', 'annoying', 'a lot to deal with', 'a lot to carry'].flatMap(
       (feeling) => [`that's ${feeling}`, `that's so ${feeling}`, `that's really ${feeling}`, `thats ${feeling}`, `that is ${feeling}`, `how ${feeling}`, `must be ${feeling}`],
     ),
@@ -167,3 +173,58 @@ export const NEGATION_BRIDGE: readonly string[] = ['really', 'very', 'so', 'too'
  * "feel" are what EPITOME's specific reactions and questions share with the seeker's post.
  */
 export const GENERIC_STEMS: readonly string[] = ['get', 'got', 'go', 'went', 'do', 'did', 'be', 'have', 'had', 'make', 'made', 'thing', 'lot', 'way', 'say', 'said', 'let', 'put', 'use', 'us'];
+
+/**
+ * Words that name a feeling or how a situation feels, from a general emotion vocabulary (Plutchik's
+ * families and the everyday feeling words of reflective-listening manuals), not mined from any corpus.
+ * They feed the construction rules of empathy.ts: "you must feel <word>", "I'm <word> for you",
+ * "that's so <word>". Ambiguous everyday words ("down", "good", "lost" as in a game) are left out.
+ */
+export const EMOTION_WORDS: readonly string[] = [
+  'sad', 'sadness', 'unhappy', 'upset', 'upsetting', 'hurt', 'hurting', 'hurtful', 'pain', 'painful', 'angry', 'anger', 'mad', 'furious', 'annoyed', 'annoying', 'irritated',
+  'frustrated', 'frustrating', 'frustration', 'lonely', 'loneliness', 'alone', 'isolated', 'scared', 'afraid', 'frightened', 'frightening', 'terrified', 'fear', 'fearful', 'scary',
+  'anxious', 'anxiety', 'worried', 'worry', 'worrying', 'nervous', 'stressed', 'stress', 'stressful', 'overwhelmed', 'overwhelming', 'exhausted', 'exhausting', 'tired', 'drained',
+  'depressed', 'depressing', 'hopeless', 'helpless', 'worthless', 'heartbroken', 'heartbreaking', 'devastated', 'devastating', 'crushed', 'disappointed', 'disappointing',
+  'disappointment', 'ashamed', 'shame', 'guilty', 'guilt', 'embarrassed', 'embarrassing', 'jealous', 'insecure', 'confused', 'confusing', 'betrayed', 'rejected', 'abandoned',
+  'unloved', 'unwanted', 'miserable', 'awful', 'terrible', 'horrible', 'hard', 'tough', 'rough', 'difficult', 'unfair', 'sorry', 'bad', 'heavy', 'stuck', 'trapped', 'grief',
+  'grieving', 'vulnerable', 'discouraged', 'defeated', 'desperate', 'numb', 'empty', 'broken', 'panic', 'panicked', 'bitter', 'resentful', 'uneasy', 'uncomfortable', 'torn',
+  'hurtful', 'sucks', 'shitty', 'crappy', 'traumatic', 'traumatized', 'distressed', 'distressing', 'troubled', 'troubling', 'emotional', 'sensitive', 'homesick', 'bored',
+  'happy', 'glad', 'relieved', 'proud', 'excited', 'hopeful', 'grateful', 'thankful', 'joy', 'joyful', 'calm', 'comfortable', 'confident', 'content', 'peaceful', 'encouraged', 'loved',
+];
+
+/** Verbs and nouns of feeling: "you feel", "your feelings"; enough for a second-person attribution, not for a first-person one ("I feel like we should"). */
+export const FEELING_WORDS: readonly string[] = ['feel', 'feels', 'felt', 'feeling', 'feelings', 'emotions', 'emotion', 'emotionally'];
+
+/**
+ * Words that describe the person's worth or strength; after "you" (optionally "are", "such a") they affirm
+ * them, ESConv's "affirmation and reassurance" ("you are a strong person", "you're doing great").
+ */
+export const AFFIRMATION_WORDS: readonly string[] = [
+  'strong', 'brave', 'capable', 'smart', 'worthy', 'worth', 'enough', 'important', 'valued', 'amazing', 'kind', 'good', 'great', 'awesome', 'beautiful', 'special', 'resilient',
+  'courageous', 'talented', 'wonderful', 'loving', 'caring', 'intelligent', 'deserve', 'deserving', 'fine', 'okay', 'ok', 'right', 'welcome',
+];
+
+/**
+ * Words that may stand between the subject and the feeling word of a construction: modals, copulas,
+ * feeling verbs, intensifiers and negators ("you must be so", "I am really", "that is just").
+ */
+export const ATTRIBUTION_BRIDGE: readonly string[] = [
+  'must', 'might', 'may', 'probably', 'likely', 'seem', 'seems', 'seemed', 'sound', 'sounds', 'are', "'re", 're', 'r', 'were', 'was', 'is', "'s", 'be', 'been', 'being', 'am', "'m",
+  "'ve", "'d", "'ll", 'will', 'would', 'feel', 'felt', 'feeling', 'get', 'getting', 'got', 'so', 'very', 'really', 'quite', 'pretty', 'bit', 'a', 'an', 'little', 'lot', 'kind',
+  'of', 'kinda', 'sort', 'all', 'too', 'still', 'just', 'also', 'definitely', 'certainly', 'understandably', 'naturally', 'truly', 'such', 'extremely', 'incredibly', 'super',
+  'totally', 'completely', 'deeply', 'not', "n't", 'never', 'doing', 'going', 'through', 'person',
+];
+
+/** Words that refer to the situation, for an evaluation of it: "that's so hard", "how awful", "how awful". */
+export const SITUATION_WORDS: readonly string[] = ['that', 'this', 'it', 'how', 'what', 'thats', 'its', 'sounds', 'seems'];
+
+/**
+ * Suggestions dressed as questions or statements ("have you tried", "you should"): ESConv's "providing
+ * suggestions". They are not explorations of the person's feelings, so a question holding one is not EX.
+ */
+export const SUGGESTION_PHRASES: readonly string[] = [
+  'have you tried', 'have you considered', 'have you thought about', 'have you ever tried', 'did you try', 'why not', "why don't you", 'why dont you', 'how about',
+  'could you try', 'can you try', 'you should', 'you could', 'you need to', 'you have to', 'you can try', 'maybe you should', 'maybe you could', 'would you consider', 'try to', 'i suggest',
+  'i recommend', 'i would suggest', "i'd suggest", 'my advice', 'you might want to', 'you may want to', 'you might try', 'you ought to', 'have you talked to', 'have you spoken to',
+  'have you asked', 'is there any way',
+];

@@ -109,7 +109,7 @@ describe('facilitator: /settle', function () {
     expect((await settle(await signPayment(f, f.payers[1].privateKey))).success).to.equal(true);
   });
 
-  it('lands 30 concurrent settlements of different authorizations from one facilitator account', async function () {
+  it('lands 30 concurrent settlements of different authorizations, sent side by side from several settlement accounts', async function () {
     const count = 30;
     const payerOf = (i: number) => f.payers[i % f.payers.length];
     const before = new Map<Address, bigint>();
@@ -120,6 +120,10 @@ describe('facilitator: /settle', function () {
 
     expect(results.filter((r) => !r.success), JSON.stringify(results.find((r) => !r.success))).to.deep.equal([]);
     expect(new Set(results.map((r) => r.transaction)).size).to.equal(count);
+    const chain = createPublicClient({ transport: http(f.rpcUrl) });
+    const senders = new Set((await Promise.all(results.map((r) => chain.getTransactionReceipt({ hash: r.transaction })))).map((r) => r.from.toLowerCase()));
+    expect([...senders].every((a) => f.settlers.some((s) => s.toLowerCase() === a))).to.equal(true);
+    expect(senders.size, 'settlement accounts used').to.be.greaterThan(1);
     expect(await balanceOf(f.treasury)).to.equal((before.get(f.treasury) ?? 0n) + AMOUNT * BigInt(count));
     for (const [i, p] of f.payers.entries()) {
       const paid = BigInt(Array.from({ length: count }, (_, j) => j).filter((j) => j % f.payers.length === i).length);

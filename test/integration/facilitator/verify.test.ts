@@ -31,7 +31,7 @@ describe('facilitator: /supported, /verify and /rpc', function () {
     expect(await res.json()).to.deep.equal({
       kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }],
       extensions: [],
-      signers: { 'eip155:*': [f.signer] },
+      signers: { 'eip155:*': f.settlers },
     });
   });
 

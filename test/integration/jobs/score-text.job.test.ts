@@ -85,4 +85,48 @@ describe('scoring jobs across the queue', function () {
       await idle.close();
     }
   });
+
+  describe('a job watched from before its add', function () {
+    const listening = (jobId: string) =>
+      ['completed', 'failed', 'duplicated'].reduce((n, e) => n + stack.deps.scoringEvents.listenerCount(`${e}:${jobId}` as 'completed'), 0);
+
+    it('finds the result of a job that finished before anyone waited, and stops listening', async function () {
+      const job = await enqueueScoreText(stack.deps.scoringQueue, payload, { kind: 'idempotency-key', key: 'jobs-watch-1' }, 2000);
+      await waitFor(async () => (await job.getState()) === 'completed');
+      // The completion event has come and gone: only the watch kept it.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(listening(String(job.id))).to.equal(0);
+      const started = Date.now();
+      const result = await awaitResult(job, stack.deps.scoringEvents, 10_000);
+      expect(result.score.result?.profile).to.equal('dry-witted-colleague');
+      expect(Date.now() - started, 'answered from the watch, not near the deadline').to.be.below(1_000);
+    });
+
+    it('answers a second add of a long-finished job with the first result', async function () {
+      const identity = { kind: 'idempotency-key', key: 'jobs-watch-2' } as const;
+      const first = await enqueueScoreText(stack.deps.scoringQueue, payload, identity, 2000);
+      const firstResult = await awaitResult(first, stack.deps.scoringEvents, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const again = await enqueueScoreText(stack.deps.scoringQueue, payload, identity, 2000);
+      const started = Date.now();
+      expect(await awaitResult(again, stack.deps.scoringEvents, 10_000)).to.deep.equal(firstResult);
+      expect(Date.now() - started, 'answered from the stored job, not at the deadline').to.be.below(2_000);
+      expect(listening(String(again.id))).to.equal(0);
+    });
+
+    it('stops listening once a job nobody waits for finishes', async function () {
+      const job = await enqueueScoreText(stack.deps.scoringQueue, payload, { kind: 'idempotency-key', key: 'jobs-watch-3' }, 2000);
+      expect(listening(String(job.id))).to.equal(3);
+      await waitFor(async () => listening(String(job.id)) === 0);
+      expect(await job.getState()).to.equal('completed');
+    });
+  });
 });
+
+async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -26,7 +26,15 @@ describe('facilitator/config loadFacilitatorConfig', function () {
   it('selects a real chain when all three chain variables are set', function () {
     const config = loadFacilitatorConfig({ ...REAL, FACILITATOR_PORT: '0', FACILITATOR_HOST: '0.0.0.0', NODE_ENV: 'production' });
     expect(config).to.deep.include({ port: 0, host: '0.0.0.0' });
-    expect(config.chain).to.deep.equal({ rpcUrl: REAL.FACILITATOR_RPC_URL, privateKey: REAL.FACILITATOR_PRIVATE_KEY, network: 'eip155:8453', settledLookbackBlocks: 10_000n });
+    expect(config.chain).to.deep.equal({ rpcUrl: REAL.FACILITATOR_RPC_URL, privateKeys: [REAL.FACILITATOR_PRIVATE_KEY], network: 'eip155:8453', settledLookbackBlocks: 10_000n });
+  });
+
+  it('takes several settlement keys separated by commas, each once', function () {
+    const second = `0x${'cd'.repeat(32)}`;
+    const config = loadFacilitatorConfig({ ...REAL, FACILITATOR_PRIVATE_KEY: `${REAL.FACILITATOR_PRIVATE_KEY}, ${second}` });
+    expect(config.chain?.privateKeys).to.deep.equal([REAL.FACILITATOR_PRIVATE_KEY, second]);
+    expect(problemsOf({ ...REAL, FACILITATOR_PRIVATE_KEY: `${second},${second.toUpperCase().replace('0X', '0x')}` })[0]).to.match(/lists a key twice/);
+    expect(problemsOf({ ...REAL, FACILITATOR_PRIVATE_KEY: `${second},0x12` })[0]).to.match(/must be 0x followed by 64 hex digits/);
   });
 
   it('names the missing variables when only part of a real chain is set', function () {

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { Client } from 'pg';
 import type { PrivateKeyAccount } from 'viem/accounts';
+import { scoreInputFrom } from '../../../../api/http/score-input';
 import { DUEL_PROMPTS } from '../../../../shared/duel/prompts';
+import { scoreText } from '../../../../shared/scoring';
 import { mintCredential } from '../../../../shared/operators/credentials';
 import { seedLedgerSessions } from '../../../helpers/ledger-seed';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
@@ -11,10 +13,18 @@ import { signPayment } from '../../../helpers/x402-payments';
 const RESOURCE = `${PUBLIC_BASE_URL}/api/duel`;
 const ENTRY = 75_000;
 const PROFILE = 'grief-support-peer';
-// Scored against prompt 1's situation for grief-support-peer: WARM passes (91), OK fails (64), COLD fails (5).
+// Scored against prompt 1's situation for grief-support-peer: WARM passes, OK and COLD fail.
 const WARM = 'Oh no, so sorry. That must feel awful. I am here if you want to talk tonight, maybe?';
 const OK = "Oh no, I'm so sorry. He was family. That habit of walking to the door will hurt for a while. I'm here if you want to talk tonight.";
 const COLD = 'As an AI language model, I cannot feel emotions. Please consult a veterinarian regarding pet mortality procedures.';
+
+// What the engine gives a reply on prompt 1 (the queue runs the same code): asserted below, not hard-coded.
+function engineScore(text: string): { eq_score: number; passed: boolean } {
+  const input = scoreInputFrom({ target_profile: PROFILE, proposed_text: text, response_delay_seconds: 45, incoming_message: DUEL_PROMPTS[0].situation });
+  const verdict = scoreText(input).result;
+  if (!verdict) throw new Error('no verdict');
+  return { eq_score: verdict.eq_score, passed: verdict.passed };
+}
 
 function entry(wallet: string, extra: Record<string, unknown> = {}) {
   return { wallet_address: wallet, target_profile: PROFILE, prompt_id: 1, proposed_text: WARM, response_delay_seconds: 45, ...extra };
@@ -123,7 +133,9 @@ describe('duels (real facilitator, real chain, real queue)', function () {
       const body = created.response.body;
       expect(body).to.include({ marker: 'DUEL_CREATED', status: 'open', role: 'challenger', prompt_id: 1, target_profile: PROFILE, share_answer: true });
       expect(body.challenge_url).to.equal(`${PUBLIC_BASE_URL}/api/duel/${body.duel_id}`);
-      expect(body.leg.score).to.include({ eq_score: 91, passed: true });
+      const warm = engineScore(WARM);
+      expect(warm.passed, 'WARM passes').to.equal(true);
+      expect(body.leg.score).to.include(warm);
       expect(decodePaymentResponseHeader(created.response.headers['payment-response'])).to.include({ success: true });
 
       const list = await http().get('/api/duel/open').expect(200);
@@ -141,8 +153,10 @@ describe('duels (real facilitator, real chain, real queue)', function () {
       expect(joined.response.status, JSON.stringify(joined.response.body)).to.equal(200);
       const res = joined.response.body;
       expect(res).to.include({ duel_id: body.duel_id, status: 'resolved', role: 'opponent', outcome: 'challenger', winner: 'challenger', shared: true });
-      expect(res.challenger).to.include({ eq_score: 91, passed: true });
-      expect(res.opponent).to.include({ eq_score: 64, passed: false });
+      const ok = engineScore(OK);
+      expect(ok.passed, 'OK fails').to.equal(false);
+      expect(res.challenger).to.include(warm);
+      expect(res.opponent).to.include(ok);
       expect(res.answers).to.deep.equal({ challenger: WARM, opponent: OK });
       expect(res.breakdown.map((d: { dimension: string }) => d.dimension)).to.include.members(['empathy', 'formality', 'directness', 'hesitation']);
       for (const d of res.breakdown) expect(d.closer).to.be.oneOf(['challenger', 'opponent', 'even']);
@@ -153,8 +167,8 @@ describe('duels (real facilitator, real chain, real queue)', function () {
         `SELECT product, payer, score, passed, profile FROM ledger_sessions ORDER BY settled_at`,
       );
       expect(ledger).to.deep.equal([
-        { product: 'duel', payer: a.address.toLowerCase(), score: 91, passed: true, profile: PROFILE },
-        { product: 'duel', payer: b.address.toLowerCase(), score: 64, passed: false, profile: PROFILE },
+        { product: 'duel', payer: a.address.toLowerCase(), score: warm.eq_score, passed: true, profile: PROFILE },
+        { product: 'duel', payer: b.address.toLowerCase(), score: ok.eq_score, passed: false, profile: PROFILE },
       ]);
       expect((await http().get('/api/duel/open').expect(200)).body.count).to.equal(0);
       const state = await http().get(`/api/duel/${body.duel_id}`).expect(200);

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { analyze } from '../../../../shared/scoring/analyze';
 import { DIRECTNESS_VERSION, directnessFeatures, measureDirectness } from '../../../../shared/scoring/directness';
+import weights from '../../../../shared/scoring/weights/directness.json';
+import { STRATEGY_SIDES } from '../../../../scripts/fit/fit-directness';
 import { expectSortedByImpact, expectSpansSliceText } from '../../../helpers/measure-assertions';
 
 function directness(text: string, incoming?: string): number {
@@ -131,6 +133,25 @@ describe('measureDirectness', () => {
   it('keeps spans exact around curly apostrophes and emoji', () => {
     const text = '🙏 Thanks!! I’m wondering if you’d mind—could you check the logs? 😅';
     expectSpansSliceText(text, measureDirectness(analyze(text), analyze('can you check the logs')));
+  });
+
+  it('rates a bare imperative above the same request hedged with a counterfactual modal', () => {
+    expect(directness('Fix the broken link.')).to.be.greaterThan(directness('Could you maybe fix the broken link?'));
+    expect(directness('Tell me why you deleted it.')).to.be.greaterThan(directness('I was wondering if you could tell me why it was deleted.'));
+  });
+
+  it('reads politeness strategies only, not a community word list', () => {
+    // "biased" and "nonsense" were Wikipedia talk-page words in the 1.3 model; they are not a strategy.
+    expect(directness('This section is biased nonsense.')).to.equal(directness('This section is about trains.'));
+    for (const e of weights.lexicon) expect(STRATEGY_SIDES[e.category as keyof typeof STRATEGY_SIDES], e.phrase).to.not.equal(undefined);
+  });
+
+  it('keeps every fitted strategy weight on its theoretical side', () => {
+    weights.model.features.forEach((f, j) => {
+      const side = STRATEGY_SIDES[f as keyof typeof STRATEGY_SIDES];
+      expect(side, f).to.not.equal(undefined);
+      expect(weights.model.weights[j] * (side ?? 0), f).to.be.at.least(0);
+    });
   });
 
   it('is deterministic', () => {

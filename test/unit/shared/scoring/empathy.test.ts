@@ -25,8 +25,10 @@ describe('measureEmpathy', () => {
     const warm = empathy(WARM, DISTRESSED);
     const bare = empathy('Run npm install.', DISTRESSED);
     expect(warm.value).to.be.greaterThan(bare.value + 0.4);
-    expect(bare.value).to.equal(BASE);
-    expect(bare.contributions).to.deep.equal([]);
+    // A bare instruction is advice-giving (1.4.0): below the neutral floor, with that as its only term.
+    expect(bare.value).to.be.lessThan(BASE);
+    expect(bare.contributions.map((c) => c.feature)).to.deep.equal(['advice-giving']);
+    expect(empathy('The server is in Frankfurt.', DISTRESSED).value).to.equal(BASE);
     expect(warm.mechanisms.er).to.be.greaterThan(0);
     expect(warm.mechanisms.ip).to.be.greaterThan(0);
     expect(warm.mechanisms.ex).to.be.greaterThan(0);
@@ -67,6 +69,43 @@ describe('measureEmpathy', () => {
   it('does not count a stock "I hope this helps" as an emotional reaction', () => {
     expect(empathy('Set the flag to true. I hope this helps!').mechanisms.er).to.equal(0);
     expect(empathy('I hope you feel better soon.').mechanisms.er).to.be.greaterThan(0);
+  });
+
+  it('reads a short warm peer-support line well above the floor (not only Reddit phrasing)', () => {
+    const seeker = 'My girlfriend left me last week and I feel so alone.';
+    for (const line of ['I feel sad for you!', 'That sounds really hard.', 'You must be so lonely right now.', "Oh no, that's awful."]) {
+      expect(empathy(line, seeker).value, line).to.be.greaterThan(BASE + 0.1);
+    }
+  });
+
+  it('reads a feeling attributed to the person as interpretation, and negated as reassurance', () => {
+    expect(empathy('You seem really stressed about the exam.').mechanisms.ip).to.be.greaterThan(0);
+    expect(empathy("You're not alone in this.").mechanisms.er).to.be.greaterThan(0);
+    // Generic advice about feelings is neither: "if you feel sad", "it will make you happy".
+    const generic = empathy('If you feel sad, go for a run. It will make you happy.');
+    expect(generic.mechanisms.ip).to.equal(0);
+  });
+
+  it('reads a sentence-opening evaluation as a reaction, but not a task judged hard', () => {
+    expect(empathy("That's so unfair.").mechanisms.er).to.be.greaterThan(0);
+    expect(empathy("It's hard to find the setting in the menu.").mechanisms.er).to.equal(0);
+  });
+
+  it('does not count a suggestion put as a question as exploration, and lets advice pull below the floor', () => {
+    expect(empathy('Have you tried yoga?').mechanisms.ex).to.equal(0);
+    expect(empathy('How are you feeling about it?').mechanisms.ex).to.be.greaterThan(0);
+    const text = 'You should update your resume and apply to other jobs.';
+    const advice = empathy(text);
+    expect(advice.value).to.be.lessThan(BASE);
+    expect(advice.contributions.map((c) => c.feature)).to.deep.equal(['advice-giving']);
+    expect(advice.contributions[0].spans.map((sp) => sp.text)).to.deep.equal(['You should']);
+    expectSpansSliceText(text, advice);
+  });
+
+  it('reads a bare command as advice, but not a supportive one', () => {
+    expect(empathy('Try restarting it.').value).to.be.lessThan(BASE);
+    expect(empathy('Hang in there.').value).to.be.greaterThan(BASE);
+    expect(empathy('Thank you for sharing.').value).to.equal(BASE);
   });
 
   it('lowers the value for contempt', () => {
