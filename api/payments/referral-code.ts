@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { runHotStatement, type HotStatement } from '../../shared/db/hot-statement';
 
 // Crockford-style alphabet without look-alikes (no I, L, O, U).
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -11,6 +12,15 @@ function newCode(): string {
   return code;
 }
 
+// Run beside every paid call's work: prepared once per connection (see runHotStatement).
+const REFERRAL_CODE: HotStatement = {
+  name: 'referral_code_for',
+  text: `WITH ins AS (
+           INSERT INTO referral_codes (wallet, code) VALUES ($1, $2)
+           ON CONFLICT DO NOTHING RETURNING code)
+         SELECT code FROM ins UNION ALL SELECT code FROM referral_codes WHERE wallet = $1 LIMIT 1`,
+};
+
 /**
  * The paying wallet's own referral code, made on its first paid response and the same ever after.
  * Codes are random (not derived from the wallet), so a code reveals nothing about its owner.
@@ -20,13 +30,7 @@ function newCode(): string {
  */
 export async function referralCodeFor(ds: DataSource, wallet: string): Promise<string> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const rows = (await ds.query(
-      `WITH ins AS (
-         INSERT INTO referral_codes (wallet, code) VALUES ($1, $2)
-         ON CONFLICT DO NOTHING RETURNING code)
-       SELECT code FROM ins UNION ALL SELECT code FROM referral_codes WHERE wallet = $1 LIMIT 1`,
-      [wallet, newCode()],
-    )) as Array<{ code: string }>;
+    const rows = await runHotStatement<{ code: string }>(ds, REFERRAL_CODE, [wallet, newCode()]);
     if (rows[0]) return rows[0].code;
     // A code collision (about 1 in 2^40) left no row for this wallet: draw again.
   }

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { runHotStatement, type HotStatement } from '../../shared/db/hot-statement';
 import type { AuthorizationRow } from '../../shared/payments/authorization-store';
 import { hashBundleToken, newBundleToken } from './bundle-credit/bundle-token';
 import type { Delivery } from './paid-work';
@@ -8,6 +9,24 @@ export interface RewardBundleRef {
   bundle_id: string;
   credits: number;
 }
+
+// Run at every paid call's first delivery: prepared once per connection (see runHotStatement).
+const DELIVER_PENDING_REWARDS: HotStatement = {
+  name: 'deliver_pending_rewards',
+  text: `WITH due AS (
+       SELECT referred_wallet, credits_earned - credits_delivered AS credits FROM referrals
+        WHERE referrer_wallet = $1 AND credits_earned > credits_delivered
+        ORDER BY referred_wallet
+        FOR UPDATE),
+     delivered AS (
+       UPDATE referrals r SET credits_delivered = r.credits_delivered + due.credits, updated_at = now()
+         FROM due WHERE r.referred_wallet = due.referred_wallet
+       RETURNING due.credits),
+     total AS (SELECT sum(credits)::int AS credits FROM delivered)
+     INSERT INTO bundles (token_hash, wallet, plan, source, credits_total, credits_remaining, authorization_id, token_issued_at)
+     SELECT $2, $1, 'referral-reward', 'referral-reward', credits, credits, $3, now() FROM total WHERE credits > 0
+     RETURNING id, credits_total`,
+};
 
 /**
  * Turns the referrer's pending reward credits into one reward bundle (basic credits owned by the
@@ -21,22 +40,7 @@ export interface RewardBundleRef {
  */
 export async function deliverPendingRewards(ds: DataSource, authorization: AuthorizationRow): Promise<{ tokens: string[]; bundles: RewardBundleRef[] }> {
   const token = newBundleToken();
-  const rows = (await ds.query(
-    `WITH due AS (
-       SELECT referred_wallet, credits_earned - credits_delivered AS credits FROM referrals
-        WHERE referrer_wallet = $1 AND credits_earned > credits_delivered
-        ORDER BY referred_wallet
-        FOR UPDATE),
-     delivered AS (
-       UPDATE referrals r SET credits_delivered = r.credits_delivered + due.credits, updated_at = now()
-         FROM due WHERE r.referred_wallet = due.referred_wallet
-       RETURNING due.credits),
-     total AS (SELECT sum(credits)::int AS credits FROM delivered)
-     INSERT INTO bundles (token_hash, wallet, plan, source, credits_total, credits_remaining, authorization_id, token_issued_at)
-     SELECT $2, $1, 'referral-reward', 'referral-reward', credits, credits, $3, now() FROM total WHERE credits > 0
-     RETURNING id, credits_total`,
-    [authorization.payer, hashBundleToken(token), authorization.id],
-  )) as Array<{ id: string; credits_total: number }>;
+  const rows = await runHotStatement<{ id: string; credits_total: number }>(ds, DELIVER_PENDING_REWARDS, [authorization.payer, hashBundleToken(token), authorization.id]);
   if (rows.length === 0) return { tokens: [], bundles: [] };
   return { tokens: [token], bundles: rows.map((r) => ({ bundle_id: r.id, credits: r.credits_total })) };
 }

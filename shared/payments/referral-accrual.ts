@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { runHotStatement, type HotStatement } from '../db/hot-statement';
 import { PRODUCT_TERMS, PRODUCTS } from '../products';
 
 /** The asset name of the legacy SOL rail (amounts in lamports); every other asset is USDC. */
@@ -85,6 +86,22 @@ export async function bindReferral(tx: EntityManager, purchase: SettledPurchase,
   return inserted.length > 0;
 }
 
+// Run in every settlement: prepared once per connection (see runHotStatement).
+const ACCRUE_REFERRAL_REWARD: HotStatement = {
+  name: 'accrue_referral_reward',
+  text: `WITH before AS (SELECT referred_wallet, credits_earned FROM referrals WHERE referred_wallet = $1 FOR UPDATE)
+     UPDATE referrals r
+        SET spent_usdc_units = r.spent_usdc_units + $2,
+            spent_lamports = r.spent_lamports + $3,
+            qualifying_purchases = r.qualifying_purchases + 1,
+            credits_earned = GREATEST(r.credits_earned,
+              div((r.spent_usdc_units + $2) * $4, 100 * $5::numeric) + div((r.spent_lamports + $3) * $4, 100 * $6::numeric)),
+            updated_at = now()
+       FROM before
+      WHERE r.referred_wallet = before.referred_wallet
+      RETURNING r.credits_earned - before.credits_earned AS added`,
+};
+
 /**
  * Adds a settled purchase of a referred wallet to its referral: the spend in its currency, one
  * qualifying purchase, and the credits earned so far, recomputed from the cumulative spend
@@ -98,19 +115,6 @@ export async function bindReferral(tx: EntityManager, purchase: SettledPurchase,
 export async function accrueReferralReward(tx: EntityManager, purchase: SettledPurchase): Promise<number> {
   const sol = purchase.asset === SOL_ASSET;
   const pct = PRODUCT_TERMS.referralRewardPct;
-  const updated = (await tx.query(
-    `WITH before AS (SELECT referred_wallet, credits_earned FROM referrals WHERE referred_wallet = $1 FOR UPDATE)
-     UPDATE referrals r
-        SET spent_usdc_units = r.spent_usdc_units + $2,
-            spent_lamports = r.spent_lamports + $3,
-            qualifying_purchases = r.qualifying_purchases + 1,
-            credits_earned = GREATEST(r.credits_earned,
-              div((r.spent_usdc_units + $2) * $4, 100 * $5::numeric) + div((r.spent_lamports + $3) * $4, 100 * $6::numeric)),
-            updated_at = now()
-       FROM before
-      WHERE r.referred_wallet = before.referred_wallet
-      RETURNING r.credits_earned - before.credits_earned AS added`,
-    [purchase.payer, sol ? '0' : purchase.amount, sol ? purchase.amount : '0', pct, PRODUCTS.simulate.tiers.basic.price.usdcUnits, PRODUCTS.simulate.tiers.basic.price.lamports],
-  )) as [Array<{ added: number }>, number];
-  return updated[0][0]?.added ?? 0;
+  const updated = await runHotStatement<{ added: number }>(tx, ACCRUE_REFERRAL_REWARD, [purchase.payer, sol ? '0' : purchase.amount, sol ? purchase.amount : '0', pct, PRODUCTS.simulate.tiers.basic.price.usdcUnits, PRODUCTS.simulate.tiers.basic.price.lamports]);
+  return updated[0]?.added ?? 0;
 }

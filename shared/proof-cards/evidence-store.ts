@@ -1,4 +1,5 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { runHotStatement, type HotStatement } from '../db/hot-statement';
 
 /**
  * The counters of a proof card's evidence (interface description section 2, "Proof card"), plus
@@ -82,24 +83,10 @@ export interface DeliveryEvent {
   canary: boolean;
 }
 
-/**
- * Writes everything one paid call counted for a product in ONE statement (atomic, durable when it
- * returns): the counters its pipeline steps bumped and, when it delivered, the delivery as
- * described below. One statement instead of one per event: a paid call used to
- * spend nine PostgreSQL round trips (four upserts and a five-statement transaction) on its evidence.
- * @param db - DataSource or transaction manager
- * @param product - catalog product id
- * @param counters - the counters to bump (a name given twice adds two)
- * @param delivery - the call's delivery, if it delivered
- * @returns whether the delivery (if any) was the first of its key
- */
-export async function recordCallEvidence(db: Queryable, product: string, counters: readonly EvidenceCounter[], delivery?: Omit<DeliveryEvent, 'product'>): Promise<boolean> {
-  if (!delivery) {
-    await bumpCounters(db, product, counters);
-    return false;
-  }
-  const rows = (await db.query(
-    `WITH delivered AS (
+// Run once per paid call: prepared once per connection (see runHotStatement).
+const RECORD_DELIVERED_CALL: HotStatement = {
+  name: 'proof_card_record_delivered_call',
+  text: `WITH delivered AS (
        INSERT INTO proof_card_deliveries (delivery_key, product, latency_ms, canary) VALUES ($3, $1, $4, $5)
        ON CONFLICT (delivery_key) DO NOTHING RETURNING delivery_key),
      buyer AS (
@@ -118,16 +105,33 @@ export async function recordCallEvidence(db: Queryable, product: string, counter
        SELECT $1, (now() AT TIME ZONE 'UTC')::date, c, count(*) FROM counted GROUP BY c
        ON CONFLICT (product, day, counter) DO UPDATE SET n = proof_card_counters.n + EXCLUDED.n)
      SELECT (SELECT count(*) FROM delivered)::int AS first`,
-    [
-      product,
-      counters,
-      delivery.key,
-      delivery.latencyMs === null ? null : Math.max(0, Math.round(delivery.latencyMs)),
-      delivery.canary,
-      delivery.buyerHash,
-      delivery.viaProofCard,
-    ],
-  )) as Array<{ first: number }>;
+};
+
+/**
+ * Writes everything one paid call counted for a product in ONE statement (atomic, durable when it
+ * returns): the counters its pipeline steps bumped and, when it delivered, the delivery as
+ * described below. One statement instead of one per event: a paid call used to
+ * spend nine PostgreSQL round trips (four upserts and a five-statement transaction) on its evidence.
+ * @param db - DataSource or transaction manager
+ * @param product - catalog product id
+ * @param counters - the counters to bump (a name given twice adds two)
+ * @param delivery - the call's delivery, if it delivered
+ * @returns whether the delivery (if any) was the first of its key
+ */
+export async function recordCallEvidence(db: DataSource | EntityManager, product: string, counters: readonly EvidenceCounter[], delivery?: Omit<DeliveryEvent, 'product'>): Promise<boolean> {
+  if (!delivery) {
+    await bumpCounters(db, product, counters);
+    return false;
+  }
+  const rows = await runHotStatement<{ first: number }>(db, RECORD_DELIVERED_CALL, [
+    product,
+    counters,
+    delivery.key,
+    delivery.latencyMs === null ? null : Math.max(0, Math.round(delivery.latencyMs)),
+    delivery.canary,
+    delivery.buyerHash,
+    delivery.viaProofCard,
+  ]);
   return rows[0]?.first === 1;
 }
 
