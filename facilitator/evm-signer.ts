@@ -75,7 +75,6 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
   const chainId = options.chain.id;
   const client = createPublicClient({ chain: options.chain, transport: options.transport, pollingInterval: options.pollingIntervalMs });
   const settlers = options.privateKeys.map((key) => settlerOf(client, privateKeyToAccount(key)));
-  const primary = settlers[0];
   // Concurrent settlements share one fee reading: fees are the chain's, not the transaction's.
   const fees = singleFlight(() => client.estimateFeesPerGas());
 
@@ -88,39 +87,34 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
   // settles from its primary account.
   const pick = (): Settler => settlers.reduce((best, s) => (s.waiting < best.waiting ? s : best));
 
-  // Signs locally and sends the raw transaction: one round trip per send, and only it (with the
-  // signing) holds the account's nonce queue.
-  const sendSigned = (settler: Settler, tx: { to: Address; data: Hex; gas: bigint; value?: bigint }, fee: Fees) =>
-    settler.send(async (nonce) => {
-      const serializedTransaction = await settler.account.signTransaction({ ...tx, ...fee, nonce, chainId } as TransactionSerializable);
-      return client.sendRawTransaction({ serializedTransaction });
-    });
+  // Gas and fees are read before the transaction takes a place in its account's queue: they do not
+  // depend on the nonce, and reading them inside it made every settlement wait for all earlier
+  // ones' round trips. Only signing with the nonce and the one raw send stay in series.
+  const submit = async (tx: { to: Address; data?: Hex; value?: bigint }): Promise<Hex> => {
+    const settler = pick();
+    settler.waiting++;
+    try {
+      const [gas, fee] = await Promise.all([estimateGas(tx, settler), fees()]);
+      return await settler.send(async (nonce) => {
+        const serializedTransaction = await settler.account.signTransaction({ ...tx, gas, ...feeFields(fee), nonce, chainId } as TransactionSerializable);
+        return client.sendRawTransaction({ serializedTransaction });
+      });
+    } finally {
+      settler.waiting--;
+    }
+  };
 
   const signer = toFacilitatorEvmSigner(
     {
-      address: primary.account.address,
+      address: settlers[0].account.address,
       getCode: (args) => getCode(args.address),
       readContract: (args) => client.readContract({ ...args, args: args.args ?? [] } as Parameters<typeof client.readContract>[0]),
       verifyTypedData: (args) => client.verifyTypedData(args as VerifyTypedDataParameters),
-      writeContract: async (args) => {
-        // Gas and fees are read before taking a place in an account's queue: they do not depend
-        // on the nonce, and reading them inside it made every settlement wait for all earlier
-        // ones' round trips. Only signing with the nonce and the send stay in series.
-        const settler = pick();
+      writeContract: (args) => {
         const data = encodeFunctionData({ abi: args.abi, functionName: args.functionName, args: args.args ?? [] } as Parameters<typeof encodeFunctionData>[0]);
-        const tx = { to: args.address, data: args.dataSuffix ? concat([data, args.dataSuffix]) : data };
-        settler.waiting++;
-        try {
-          const [gas, fee] = await Promise.all([estimateGas(tx, settler), fees()]);
-          return await sendSigned(settler, { ...tx, gas }, feeFields(fee));
-        } finally {
-          settler.waiting--;
-        }
+        return submit({ to: args.address, data: args.dataSuffix ? concat([data, args.dataSuffix]) : data });
       },
-      sendTransaction: async (args) => {
-        const [gas, fee] = await Promise.all([estimateGas(args, primary), fees()]);
-        return sendSigned(primary, { ...args, gas }, feeFields(fee));
-      },
+      sendTransaction: (args) => submit(args),
       waitForTransactionReceipt: async (args) => {
         const asked = Date.now();
         // A transaction already mined answers at once: viem's wait otherwise watches for the next
@@ -135,18 +129,16 @@ export function createFacilitatorSigner(options: FacilitatorSignerOptions): Faci
     options.confirmationTimeoutMs === undefined ? undefined : { confirmationTimeoutMs: options.confirmationTimeoutMs },
   );
   const addresses = settlers.map((s) => s.account.address);
-  return { signer: { ...signer, getAddresses: () => [...addresses] }, address: primary.account.address, addresses, publicClient: client as unknown as PublicClient };
+  return { signer: { ...signer, getAddresses: () => [...addresses] }, address: addresses[0], addresses, publicClient: client as unknown as PublicClient };
 }
 
-type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
-
-function feeFields(fee: Awaited<ReturnType<PublicClient['estimateFeesPerGas']>>): Fees {
+function feeFields(fee: Awaited<ReturnType<PublicClient['estimateFeesPerGas']>>): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint } {
   return fee.maxFeePerGas !== undefined && fee.maxPriorityFeePerGas !== undefined
     ? { maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas }
     : { gasPrice: (fee as { gasPrice: bigint }).gasPrice };
 }
 
-function settlerOf(client: PublicClient | ReturnType<typeof createPublicClient>, account: PrivateKeyAccount): Settler {
+function settlerOf(client: Pick<PublicClient, 'getTransactionCount'>, account: PrivateKeyAccount): Settler {
   const sequencer = createNonceSequencer(() => client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
   const settler: Settler = {
     account,
@@ -190,8 +182,10 @@ function recentCode(read: (address: Address) => Promise<Hex | undefined>): (addr
     }
     const code = read(address);
     recent.set(key, { at: now, code });
-    // A failed read is not reused.
-    code.catch(() => recent.delete(key));
+    // A failed read is not reused (unless a newer read has replaced it meanwhile).
+    code.catch(() => {
+      if (recent.get(key)?.code === code) recent.delete(key);
+    });
     return code;
   };
 }
