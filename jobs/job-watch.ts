@@ -6,9 +6,11 @@ export type WatchedOutcome<T> =
   | { kind: 'completed'; value: T }
   | { kind: 'failed'; reason: string }
   /** The add found a job with this id already there: its outcome may have been reported long ago. */
-  | { kind: 'duplicated' };
+  | { kind: 'duplicated' }
+  /** The job was removed before it finished (a refused free round drops its job): no outcome will come. */
+  | { kind: 'removed' };
 
-// A watch nobody collects (the request gave up before waiting) is dropped after this long.
+// A watch nobody collects, on a job that never finishes nor is removed, is dropped after this long.
 const UNCOLLECTED_WATCH_MS = 10 * 60_000;
 
 /**
@@ -35,6 +37,7 @@ export class JobWatch<T> {
       [`completed:${jobId}`, (args) => this.settle({ kind: 'completed', value: args.returnvalue as T })],
       [`failed:${jobId}`, (args) => this.settle({ kind: 'failed', reason: String(args.failedReason ?? 'job failed') })],
       [`duplicated:${jobId}`, () => this.settle({ kind: 'duplicated' })],
+      [`removed:${jobId}`, () => this.settle({ kind: 'removed' })],
     ];
     // QueueEvents emits `<event>:<jobId>` for every event (BullMQ's own waitUntilFinished listens the
     // same way); its typings list only the plain event names.

@@ -1,6 +1,6 @@
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { expect } from 'chai';
-import { awaitResult, enqueueScoreText, jobIdFor, QUEUE, type ScoreTextPayload } from '../../../jobs';
+import { awaitResult, bindQueueEvents, enqueueScoreText, jobIdFor, QUEUE, type ScoreTextPayload } from '../../../jobs';
 import { AppError } from '../../../shared/errors';
 import { startTestStack, type TestStack } from '../../helpers/stack';
 
@@ -88,7 +88,7 @@ describe('scoring jobs across the queue', function () {
 
   describe('a job watched from before its add', function () {
     const listening = (jobId: string) =>
-      ['completed', 'failed', 'duplicated'].reduce((n, e) => n + stack.deps.scoringEvents.listenerCount(`${e}:${jobId}` as 'completed'), 0);
+      ['completed', 'failed', 'duplicated', 'removed'].reduce((n, e) => n + stack.deps.scoringEvents.listenerCount(`${e}:${jobId}` as 'completed'), 0);
 
     it('finds the result of a job that finished before anyone waited, and stops listening', async function () {
       const job = await enqueueScoreText(stack.deps.scoringQueue, payload, { kind: 'idempotency-key', key: 'jobs-watch-1' }, 2000);
@@ -114,9 +114,28 @@ describe('scoring jobs across the queue', function () {
       expect(listening(String(again.id))).to.equal(0);
     });
 
+    it('stops listening once a job nobody waits for is removed before it runs', async function () {
+      const prefix = `${stack.config.redis.queuePrefix}-unworked`;
+      const idle = new Queue(QUEUE.scoring, { connection: stack.deps.redis, prefix });
+      const events = new QueueEvents(QUEUE.scoring, { connection: { url: stack.config.redis.url }, prefix });
+      try {
+        await events.waitUntilReady();
+        bindQueueEvents(idle, events);
+        const job = await enqueueScoreText(idle, payload, { kind: 'idempotency-key', key: 'jobs-watch-removed' }, 2000);
+        const count = () => ['completed', 'failed', 'duplicated', 'removed'].reduce((n, e) => n + events.listenerCount(`${e}:${job.id}` as 'completed'), 0);
+        expect(count()).to.equal(4);
+        await job.remove();
+        await waitFor(() => count() === 0);
+      } finally {
+        await events.close();
+        await idle.obliterate({ force: true });
+        await idle.close();
+      }
+    });
+
     it('stops listening once a job nobody waits for finishes', async function () {
       const job = await enqueueScoreText(stack.deps.scoringQueue, payload, { kind: 'idempotency-key', key: 'jobs-watch-3' }, 2000);
-      expect(listening(String(job.id))).to.equal(3);
+      expect(listening(String(job.id))).to.equal(4);
       await waitFor(async () => listening(String(job.id)) === 0);
       expect(await job.getState()).to.equal('completed');
     });
