@@ -688,10 +688,7 @@ async function main(): Promise<void> {
       // The bench-only lift of the free cap (existing knobs, set for these children only).
       FREE_SCORE_LIMIT: '1000000000',
       FREE_WISHLIST_REQUIRED_FROM: '1000000001',
-      X402_FACILITATOR_URL: chain.url,
-      X402_NETWORK: chain.network,
-      USDC_ASSET_ADDRESS: chain.asset,
-      TREASURY_EVM_ADDRESS: chain.treasury,
+      ...paymentEnv(chain),
     };
     children.push(startChild('score web', runner, 'api/server', [], { ...serviceEnv, PORT: String(scorePort) }, logDir));
     children.push(startChild('score worker', runner, 'workers/main', [], serviceEnv, logDir));
@@ -726,14 +723,7 @@ async function main(): Promise<void> {
       );
       children.push(slowFacilitator);
       const slowChain = await facilitatorReady(slowFacilitator, children);
-      const slowEnv = {
-        ...serviceEnv,
-        QUEUE_PREFIX: slowPrefix,
-        X402_FACILITATOR_URL: slowChain.url,
-        X402_NETWORK: slowChain.network,
-        USDC_ASSET_ADDRESS: slowChain.asset,
-        TREASURY_EVM_ADDRESS: slowChain.treasury,
-      };
+      const slowEnv = { ...serviceEnv, QUEUE_PREFIX: slowPrefix, ...paymentEnv(slowChain) };
       children.push(startChild('paid-2s web', runner, 'api/server', [], { ...slowEnv, PORT: String(slowPort) }, logDir));
       children.push(startChild('paid-2s worker', runner, 'workers/main', [], slowEnv, logDir));
       await waitFor('the paid-2s API', async () => (await fetch(`http://127.0.0.1:${slowPort}/api/healthz`)).status === 200, children, 60_000);
@@ -1065,7 +1055,7 @@ function issue17Goals(
   const figures = [
     figure(`1. paid-2s x${SLOW_PAID_CONNECTIONS} req/s >= ${GOAL_SLOW_PAID_RPS}`, slow.map((r) => r.rps), (x) => x >= GOAL_SLOW_PAID_RPS, ['paid-2s']),
     figure(`1. paid-2s x${SLOW_PAID_CONNECTIONS} p50 ms <= ${GOAL_SLOW_PAID_P50_MS}`, slow.map((r) => r.p50), (x) => x <= GOAL_SLOW_PAID_P50_MS, ['paid-2s']),
-    figure(`2. paid x1 own CPU ms per call (web + worker + postgres + redis) <= ${GOAL_PAID_OWN_CPU_MS}`, paid1.map(paidOwnCpuPerCall), (x) => x <= GOAL_PAID_OWN_CPU_MS, ['paid']),
+    figure(`2. paid x1 own CPU ms per call (web + worker + postgres + redis) <= ${GOAL_PAID_OWN_CPU_MS}`, paid1.map(ownCpuPerCall), (x) => x <= GOAL_PAID_OWN_CPU_MS, ['paid']),
     figure(`3. score/floor throughput x50 >= ${GOAL_SCORE_OF_FLOOR_THROUGHPUT}`, scoreOfFloorThroughput?.each ?? [], (x) => x >= GOAL_SCORE_OF_FLOOR_THROUGHPUT, ['score', 'floor']),
     figure(`3. score/floor p50 x1 <= ${GOAL_SCORE_OF_FLOOR_P50}`, scoreOfFloorLatency?.each ?? [], (x) => x <= GOAL_SCORE_OF_FLOOR_P50, ['score', 'floor']),
   ];
@@ -1092,7 +1082,7 @@ function issue17Goals(
         `= ${f2(ceiling)} req/s${perRound({ each: ceilings })}; ${SLOW_PAID_CONNECTIONS} closed-loop connections then wait at least ${f2((SLOW_PAID_CONNECTIONS / ceiling) * 1000)} ms each`,
     );
     // In production the facilitator and its chain run elsewhere: the service's own share alone.
-    const own = median(answered.map(paidOwnCpuPerCall));
+    const own = median(answered.map(ownCpuPerCall));
     out(`     the service's own share (web, worker, postgres, redis: ${f2(own)} ms per call) alone would allow ${f2((cores * 1000) / own)} req/s on these cores`);
   }
   for (const r of paid1) {
@@ -1105,10 +1095,10 @@ function issue17Goals(
   const floorPg1 = casesOf('floor-pg', 1);
   const noop1 = casesOf('no-op', 1);
   if (curve && floorPg1.length > 0 && noop1.length > 0 && paid1.length > 0) {
-    const a = median(floorPg1.map(paidOwnCpuPerCall));
-    const b = median(noop1.map(paidOwnCpuPerCall));
+    const a = median(floorPg1.map(ownCpuPerCall));
+    const b = median(noop1.map(ownCpuPerCall));
     const floor = a + b + curve.recoverMs;
-    const paid = median(paid1.map(paidOwnCpuPerCall));
+    const paid = median(paid1.map(ownCpuPerCall));
     out(
       `     paid x1 own-CPU floor: floor-pg x1 ${f2(a)} + no-op x1 ${f2(b)} + one secp256k1 recovery ${f2(curve.recoverMs)} = ${f2(floor)} ms; ` +
         `paid own CPU ${f2(paid)} ms is ${f2(paid / floor)}x the floor, ${f2(paid - floor)} ms above it`,
@@ -1119,8 +1109,13 @@ function issue17Goals(
   return figures;
 }
 
-// A paid call's own CPU (web, worker with its threads, PostgreSQL, Redis) per 200 of a case, in ms.
-function paidOwnCpuPerCall(r: CaseResult): number {
+// The service's payment settings for a running facilitator's development chain.
+function paymentEnv(chain: ChainInfo): Record<string, string> {
+  return { X402_FACILITATOR_URL: chain.url, X402_NETWORK: chain.network, USDC_ASSET_ADDRESS: chain.asset, TREASURY_EVM_ADDRESS: chain.treasury };
+}
+
+// A case's own CPU (web, worker with its threads, PostgreSQL, Redis) per 200, in ms: the facilitator excluded.
+function ownCpuPerCall(r: CaseResult): number {
   const side = sideOf(r.target);
   return cpuPerCall(r, [side.web, side.worker, 'postgres', 'redis']);
 }
