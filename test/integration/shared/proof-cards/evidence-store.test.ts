@@ -30,7 +30,7 @@ describe('proof-card evidence under concurrent paid calls', function () {
     await stack?.close();
   });
 
-  it('records every call exactly, whatever order each call names its counters in (no deadlock)', async function () {
+  it('records every call exactly under 60 concurrent calls that name overlapping counters in different orders', async function () {
     const pool: EvidenceCounter[] = ['payment_retries', 'verified_settlements', 'successful_invocations', 'payment_challenges'].filter((c): c is EvidenceCounter =>
       (EVIDENCE_COUNTERS as readonly string[]).includes(c),
     );
