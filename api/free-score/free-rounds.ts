@@ -17,8 +17,11 @@ export type Reservation =
 // One statement, one round trip: a new caller is inserted with the round already counted (only
 // when the rules allow a first round without a wishlist; a caller with a wishlist has a row
 // already); an existing caller's row is updated under its row lock, and the WHERE re-checks the
-// rules on the locked row, so N racing calls never reserve more than the cap. The corpus row is written in the same statement, so a counted round always has its reply.
-const RESERVE_ROUND: HotStatement = {
+// rules on the locked row, so N racing calls never reserve more than the cap. The corpus row is
+// written in the same statement, so a counted round always has its reply. Exported for the bench's
+// floor-pg baseline, which runs this very statement. Parameters: caller hash, score limit,
+// wishlist-required-from, job id, profile, text, delay.
+export const RESERVE_ROUND: HotStatement = {
   name: 'free_round_reserve',
   text: `
   WITH reserved AS (

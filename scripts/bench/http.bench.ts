@@ -39,8 +39,9 @@
 // BENCH_TARGETS (no-op,floor,floor-pg,score,paid,paid-2s,stress) picks the targets.
 //
 // The floor-pg target (issue 17, goal 3) is the floor plus the one PostgreSQL statement a free
-// round costs (an upsert keyed by the caller, run beside the job, as the service reserves a round):
-// the least any implementation that keeps free rounds in PostgreSQL can spend on a free score.
+// round costs: the service's own reservation (the round counted, the consented reply kept in the
+// free corpus), keyed by the caller and run beside the job as the service runs it: the least any
+// implementation that keeps free rounds and their replies in PostgreSQL can spend on a free score.
 //
 // The paid-2s target (issue 17, goal 1) is paid basic POST /api/simulate through a second
 // facilitator child whose development chain answers each settlement's receipt after
@@ -1065,7 +1066,7 @@ function issue17Goals(
   // The floor with the free round's PostgreSQL statement: how much of goal 3 the statement alone takes.
   const perRound = (x: { each: number[] }) => (x.each.length > 1 ? ` [rounds: ${x.each.map(f2).join(', ')}]` : '');
   const { floorPgOfFloorThroughput: a, floorPgOfFloorLatency: b, scoreOfFloorPgThroughput: c, scoreOfFloorPgLatency: d } = withRound;
-  if (a && b) out(`     floor-pg (the floor + the free round's one statement) of the floor: throughput x50 ${f2(a.median)}${perRound(a)}, p50 x1 ${f2(b.median)}${perRound(b)}`);
+  if (a && b) out(`     floor-pg (the floor + the free round's reservation statement) of the floor: throughput x50 ${f2(a.median)}${perRound(a)}, p50 x1 ${f2(b.median)}${perRound(b)}`);
   if (c && d) out(`     score of floor-pg: throughput x50 ${f2(c.median)}${perRound(c)}, p50 x1 ${f2(d.median)}${perRound(d)}`);
   // Goal 1's ceiling: no schedule serves more calls per second than the machine's cores divided by
   // the CPU one call takes in every process on it; closed-loop connections then wait at least

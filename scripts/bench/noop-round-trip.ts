@@ -12,21 +12,24 @@
 // logging. No implementation of the architecture (API -> BullMQ -> worker -> Piscina thread) can
 // answer a scored request cheaper than this, so it bounds what the service can reach.
 //
-// floor-pg: the floor plus the one PostgreSQL statement a free round needs (issue 17, goal 3). Its
-// web runs one upsert keyed by the caller (X-Forwarded-For) on a table of its own, beside the job as
-// the service runs its reservation, and answers when both are done; it shares the floor's worker.
-// No implementation that keeps a free round in PostgreSQL answers cheaper than this.
+// floor-pg: the floor plus the one PostgreSQL statement a free round needs (issue 17, goal 3): the
+// service's own reservation statement (api/free-score/free-rounds.ts: the caller's round counted
+// and the consented reply kept in the free corpus, as the contract's corpus needs), keyed by a hash
+// of the caller (X-Forwarded-For), run beside the job as the service runs it; the web answers when
+// both are done and shares the floor's worker. No implementation that keeps free rounds and the
+// consented replies in PostgreSQL answers cheaper than this.
 //
 // Run as a child of http.bench.ts: `node scripts/bench/noop-round-trip.js <role>` with role web,
 // worker, floor-web, floor-pg-web or floor-worker, and REDIS_URL, QUEUE_PREFIX, and PORT (web roles;
 // DATABASE_URL too for floor-pg-web) or NOOP_CONCURRENCY (worker roles; FLOOR_THREADS too for
 // floor-worker) in the environment.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import Koa from 'koa';
 import { Pool } from 'pg';
+import { RESERVE_ROUND } from '../../api/free-score/free-rounds';
 import { JobWatch } from '../../jobs/job-watch';
 import { createScoringPool } from '../../workers/pool';
 
@@ -72,7 +75,12 @@ export interface NoopRuntime {
  * @param round - work run beside the job for each request (the floor-pg's statement)
  * @returns the runtime
  */
-export async function startNoopWeb(options: NoopOptions, port: number, queueName: string, round?: (caller: string) => Promise<unknown>): Promise<NoopRuntime> {
+export async function startNoopWeb(
+  options: NoopOptions,
+  port: number,
+  queueName: string,
+  round?: (caller: string, job: BaselineJob) => Promise<unknown>,
+): Promise<NoopRuntime> {
   const queue = new Queue(queueName, {
     connection: { url: options.redisUrl },
     prefix: options.prefix,
@@ -88,16 +96,17 @@ export async function startNoopWeb(options: NoopOptions, port: number, queueName
       ctx.body = { ok: true };
       return;
     }
+    const job = jobFrom(ctx.request.body);
     const roundTrip = async () => {
       // Listening before the add, the completion cannot pass unseen (no state read needed).
       const jobId = randomUUID();
       const watch = new JobWatch(events, jobId);
-      await queue.add('noop', jobFrom(ctx.request.body), { jobId });
+      await queue.add('noop', job, { jobId });
       const outcome = await watch.next();
       if (outcome.kind !== 'completed') throw new Error(`baseline job ${outcome.kind}`);
       return outcome.value;
     };
-    const [result] = await Promise.all([roundTrip(), round?.(ctx.get('x-forwarded-for'))]);
+    const [result] = await Promise.all([roundTrip(), round?.(ctx.get('x-forwarded-for'), job)]);
     ctx.body = { ok: true, result };
   });
   const server: Server = app.listen(port, '127.0.0.1');
@@ -162,8 +171,9 @@ export async function startFloorWorker(options: NoopOptions, concurrency: number
 }
 
 /**
- * Starts the floor-pg web: the floor's web plus one upsert per request, keyed by the caller, on its
- * own table (created if missing) through a pool as large as the service's default.
+ * Starts the floor-pg web: the floor's web plus the service's free-round reservation per request
+ * (the bench's limits: never capped), through a pool as large as the service's default, on the
+ * bench's migrated database.
  * @param options - Redis URL and BullMQ prefix
  * @param port - port to listen on (127.0.0.1)
  * @param databaseUrl - the bench's database
@@ -171,12 +181,11 @@ export async function startFloorWorker(options: NoopOptions, concurrency: number
  */
 export async function startFloorPgWeb(options: NoopOptions, port: number, databaseUrl: string): Promise<NoopRuntime> {
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
-  await pool.query('CREATE TABLE IF NOT EXISTS bench_floor_rounds (caller text PRIMARY KEY, rounds int NOT NULL)');
-  const web = await startNoopWeb(options, port, FLOOR_QUEUE, (caller) =>
+  const web = await startNoopWeb(options, port, FLOOR_QUEUE, (caller, job) =>
     pool.query({
-      name: 'bench-floor-round',
-      text: 'INSERT INTO bench_floor_rounds (caller, rounds) VALUES ($1, 1) ON CONFLICT (caller) DO UPDATE SET rounds = bench_floor_rounds.rounds + 1',
-      values: [caller],
+      name: RESERVE_ROUND.name,
+      text: RESERVE_ROUND.text,
+      values: [createHash('sha256').update(caller).digest('hex'), 1e9, 1e9 + 1, randomUUID(), job.profile ?? null, job.text, job.delaySeconds ?? null],
     }),
   );
   return {
