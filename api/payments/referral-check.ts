@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { InputRejectedError } from '../../shared/errors';
-import { isInReferrerChain } from '../../shared/payments/referral-accrual';
+import { isInReferrerChain } from '../../shared/payments/referrer-chain';
 
 /** Why a valid code does not apply to this wallet (the purchase proceeds without it). */
 export type ReferralIgnoredReason = 'already_referred' | 'not_new_wallet';

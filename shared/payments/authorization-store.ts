@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthorizationStatus } from '../db/entities';
 import { runHotStatement, type HotStatement } from '../db/hot-statement';
-import { accrueReferralReward, bindReferral, PAYER_LOCK_SQL } from './referral-accrual';
+import { PRODUCT_TERMS, PRODUCTS } from '../products';
 
 /** The unique key of an authorization: one nonce of one payer on one asset and network. */
 export interface AuthorizationKey {
@@ -97,24 +97,16 @@ const STORE_RESULT: HotStatement = {
           WHERE id = $1 AND status = 'reserved'
           RETURNING ${COLUMNS}`,
 };
-// Marks the row settled, then takes the payer's lock (lockPayer) in the same round trip.
-const MARK_SETTLED: HotStatement = {
-  name: 'authorization_mark_settled_locked',
-  text: `WITH settled AS (
-           UPDATE payment_authorizations
-              SET status = 'settled', transaction = $2, settled_at = now(), updated_at = now(), last_error = NULL
-            WHERE id = $1 AND status = 'scored'
-            RETURNING ${COLUMNS}, calibration_text AS "calibrationText")
-         SELECT settled.*, ${PAYER_LOCK_SQL('settled.payer')} IS NULL AS "payerLocked" FROM settled`,
+// The whole settlement in one call of the function of migration 1795770000000 (issue 17).
+const RECORD_SETTLEMENT: HotStatement = {
+  name: 'record_settlement',
+  text: `SELECT id, product, tier, profile, score, passed, result_id AS "resultId", network, asset, amount::text AS amount,
+                transaction, payer, settled_at AS "settledAt"
+           FROM record_settlement($1, $2, $3, $4, $5, $6)`,
 };
-const INSERT_LEDGER: HotStatement = {
-  name: 'ledger_insert',
-  text: `INSERT INTO ledger_sessions
-           (authorization_id, product, tier, profile, score, passed, result_id, network, asset, amount, transaction, payer,
-            request_hash, created_at, settled_at, persona_targets, measured_dimensions, training_text)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-         RETURNING id, settled_at`,
-};
+
+/** The asset name of the legacy SOL rail (amounts in lamports); every other asset is USDC. */
+const SOL_ASSET = 'SOL';
 
 /**
  * Looks an authorization up by its unique key.
@@ -298,72 +290,27 @@ export interface LedgerEntry {
 }
 
 /**
- * Marks a scored authorization settled and writes its ledger row (and any calibration share) in
- * one transaction, binding the purchase's referral code when it qualifies and accruing the
- * referrer's reward credits. Idempotent: a second call for a settled authorization writes nothing.
+ * Marks a scored authorization settled and writes its ledger row (and any calibration share),
+ * binding the purchase's referral code when it qualifies (section 8: a new wallet's first
+ * purchase, not its own code, no cycle) and accruing the referrer's reward credits
+ * (`floor(spend * reward_pct / 100 / basic price)` of the cumulative spend per currency, so a
+ * remainder carries over). One statement, its own transaction: the `record_settlement` function,
+ * given the reward terms from the product catalog. Idempotent: a second call for a settled
+ * authorization writes nothing, so credits are neither lost nor doubled when settlement is retried.
  * @param ds - DataSource
  * @param id - the authorization
  * @param transaction - the settlement's transaction hash (or the legacy transfer's signature)
  * @returns the new ledger entry, or undefined when it was settled before
  */
 export async function recordSettlement(ds: DataSource, id: string, transaction: string): Promise<LedgerEntry | undefined> {
-  return ds.transaction(async (tx) => {
-    const updated = await runHotStatement<AuthorizationRow & { calibrationText: string | null }>(tx, MARK_SETTLED, [id, transaction]);
-    const row = updated[0];
-    if (!row) return undefined;
-    const summary = row.summary;
-    const purchase = { authorizationId: row.id, payer: row.payer, asset: row.asset, amount: row.amount };
-    // Referrals: bind before this ledger row exists (the wallet is "new" while it has none), then
-    // accrue this purchase to the referrer, in this transaction (once per authorization).
-    // The payer's lock (lockPayer) was taken by MARK_SETTLED itself.
-    if (summary?.referralCode) await bindReferral(tx, purchase, summary.referralCode);
-    const ledger = await runHotStatement<{ id: string; settled_at: Date }>(tx, INSERT_LEDGER, [
-      row.id,
-      row.product,
-      row.tier,
-      summary?.profile ?? null,
-      summary?.score ?? null,
-      summary?.passed ?? null,
-      row.resultId,
-      row.network,
-      row.asset,
-      row.amount,
-      transaction,
-      row.payer,
-      row.requestHash,
-      row.createdAt,
-      row.settledAt,
-      summary?.personaTargets ? JSON.stringify(summary.personaTargets) : null,
-      summary?.measuredDimensions ? JSON.stringify(summary.measuredDimensions) : null,
-      summary?.trainingText ?? null,
-    ]);
-    // The consented text lives in the ledger row only; the replay copy of the summary drops it.
-    if (summary?.trainingText != null) {
-      await tx.query(`UPDATE payment_authorizations SET summary = summary - 'trainingText' WHERE id = $1`, [row.id]);
-    }
-    if (row.calibrationText !== null && summary?.profile && summary.score !== null) {
-      await tx.query(
-        `INSERT INTO calibration_shares (result_id, profile, eq_score, text, scorer_version) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT ON CONSTRAINT uq_calibration_shares_result_id DO NOTHING`,
-        [row.resultId, summary.profile, summary.score, row.calibrationText, summary.scorerVersion],
-      );
-      await tx.query(`UPDATE payment_authorizations SET calibration_text = NULL WHERE id = $1`, [row.id]);
-    }
-    await accrueReferralReward(tx, purchase);
-    return {
-      id: ledger[0].id,
-      product: row.product,
-      tier: row.tier,
-      profile: summary?.profile ?? null,
-      score: summary?.score ?? null,
-      passed: summary?.passed ?? null,
-      resultId: row.resultId,
-      network: row.network,
-      asset: row.asset,
-      amount: row.amount,
-      transaction,
-      payer: row.payer,
-      settledAt: ledger[0].settled_at,
-    };
-  });
+  const basic = PRODUCTS.simulate.tiers.basic.price;
+  const rows = await runHotStatement<LedgerEntry>(ds, RECORD_SETTLEMENT, [
+    id,
+    transaction,
+    PRODUCT_TERMS.referralRewardPct,
+    basic.usdcUnits,
+    basic.lamports,
+    SOL_ASSET,
+  ]);
+  return rows[0];
 }
