@@ -42,12 +42,8 @@ describe('the free corpus score writer', function () {
     return r.corpusEntryId;
   }
 
-  it('writes every score recorded while a write was in flight in one statement, each on its own row', async function () {
-    const texts = Array.from({ length: 40 }, (_, i) => `reply number ${i}: sure, ${'really '.repeat(i % 7)}happy to help with that tonight`);
-    const ids = await Promise.all(texts.map((t, i) => reserve(i + 1, t)));
-    const scores = texts.map((text) => scoreText({ text, profile: 'terse-senior-engineer', delaySeconds: 30 }));
-    const writer = createCorpusScoreWriter(stack.deps.dataSource, logger());
-    // Count the writer's statements on the real pool (every call goes through unchanged).
+  // Counts the writer's statements on the real pool (every call goes through unchanged).
+  async function countingWrites<T>(run: () => Promise<T>): Promise<{ result: T; writes: number }> {
     const pool = (stack.deps.dataSource.driver as unknown as { master: { query: (...args: unknown[]) => unknown } }).master;
     const query = pool.query;
     let writes = 0;
@@ -56,28 +52,61 @@ describe('the free corpus score writer', function () {
       return query.apply(this, args);
     };
     try {
-      ids.forEach((id, i) => writer.record(id, scores[i]));
-      await writer.drain();
+      return { result: await run(), writes };
     } finally {
       pool.query = query;
     }
-    // The first score is written at once; the 39 recorded while it was in flight go in one more statement.
-    expect(writes).to.equal(2);
-    const rows = (await stack.deps.dataSource.query('SELECT id, text, eq_score, human_likeness, passed, scorer_version, scored_at FROM free_corpus_entries')) as Array<{
-      id: string;
-      text: string;
-      eq_score: number;
-      human_likeness: number;
-      passed: boolean;
-      scorer_version: string;
-      scored_at: Date | null;
-    }>;
-    expect(rows).to.have.length(40);
+  }
+
+  type CorpusRow = { id: string; text: string; eq_score: number; human_likeness: number; passed: boolean; scorer_version: string; scored_at: Date | null };
+  const corpusRows = async () =>
+    (await stack.deps.dataSource.query('SELECT id, text, eq_score, human_likeness, passed, scorer_version, scored_at FROM free_corpus_entries')) as CorpusRow[];
+
+  async function reserveScored(count: number) {
+    const texts = Array.from({ length: count }, (_, i) => `reply number ${i}: sure, ${'really '.repeat(i % 7)}happy to help with that tonight`);
+    const ids = await Promise.all(texts.map((t, i) => reserve(i + 1, t)));
+    const scores = texts.map((text) => scoreText({ text, profile: 'terse-senior-engineer', delaySeconds: 30 }));
+    return { texts, ids, scores };
+  }
+
+  function expectScored(rows: CorpusRow[], texts: string[], scores: ReturnType<typeof scoreText>[]) {
+    expect(rows).to.have.length(texts.length);
     for (const row of rows) {
       const score = scores[texts.indexOf(row.text)];
       expect(row).to.include({ eq_score: score.result?.eq_score, human_likeness: score.human_likeness, passed: score.result?.passed, scorer_version: score.scorer_version });
       expect(row.scored_at).to.be.instanceOf(Date);
     }
+  }
+
+  it('gathers the scores recorded within its window and writes them in one statement, without being drained', async function () {
+    const { texts, ids, scores } = await reserveScored(40);
+    const writer = createCorpusScoreWriter(stack.deps.dataSource, logger(), 150);
+    const { writes } = await countingWrites(async () => {
+      ids.slice(0, 20).forEach((id, i) => writer.record(id, scores[i]));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      ids.slice(20).forEach((id, i) => writer.record(id, scores[20 + i]));
+      // Nothing is written before the window closes; everything right after.
+      expect((await corpusRows()).filter((r) => r.scored_at !== null)).to.have.length(0);
+      const deadline = Date.now() + 5_000;
+      while ((await corpusRows()).some((r) => r.scored_at === null) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(writes).to.equal(1);
+    expectScored(await corpusRows(), texts, scores);
+    expect(logLines).to.deep.equal([]);
+  });
+
+  it('writes the scores recorded while a write is in flight in one more statement, and drain waits for all of them', async function () {
+    const { texts, ids, scores } = await reserveScored(40);
+    const writer = createCorpusScoreWriter(stack.deps.dataSource, logger(), 60_000);
+    const { writes } = await countingWrites(async () => {
+      writer.record(ids[0], scores[0]);
+      const first = writer.drain(); // writes the first score at once, whatever the window
+      ids.slice(1).forEach((id, i) => writer.record(id, scores[1 + i]));
+      await first;
+      await writer.drain();
+    });
+    expect(writes).to.equal(2);
+    expectScored(await corpusRows(), texts, scores);
     expect(logLines).to.deep.equal([]);
   });
 
