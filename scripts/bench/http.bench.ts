@@ -887,7 +887,8 @@ async function main(): Promise<void> {
       const serial = 2 * curve.recoverMs + curve.signTransactionMs;
       const ofNoop = noop1 ? ` = ${f2(serial / noop1.p50)}x the no-op's median p50 before any I/O` : '';
       out(
-        `paid floor: secp256k1 recovery ${f2(curve.recoverMs)} ms, transaction signing ${f2(curve.signTransactionMs)} ms; ` +
+        `paid floor: the facilitator's secp256k1 recovery (viem) ${f2(curve.recoverMs)} ms, transaction signing ${f2(curve.signTransactionMs)} ms ` +
+          `(the web's own signature check, libsecp256k1: ${f2(curve.webCheckMs)} ms, beside the facilitator's verify); ` +
           `a paid call runs at least 2 recoveries and 1 signing in series: ${f2(serial)} ms${ofNoop}, ` +
           'and two queue round trips (scoring, settlement) of at least a no-op each',
       );
@@ -1098,10 +1099,10 @@ function issue17Goals(
   if (curve && floorPg1.length > 0 && noop1.length > 0 && paid1.length > 0) {
     const a = median(floorPg1.map(ownCpuPerCall));
     const b = median(noop1.map(ownCpuPerCall));
-    const floor = a + b + curve.recoverMs;
+    const floor = a + b + curve.webCheckMs;
     const paid = median(paid1.map(ownCpuPerCall));
     out(
-      `     paid x1 own-CPU floor: floor-pg x1 ${f2(a)} + no-op x1 ${f2(b)} + one secp256k1 recovery ${f2(curve.recoverMs)} = ${f2(floor)} ms; ` +
+      `     paid x1 own-CPU floor: floor-pg x1 ${f2(a)} + no-op x1 ${f2(b)} + the web's own signature check ${f2(curve.webCheckMs)} = ${f2(floor)} ms; ` +
         `paid own CPU ${f2(paid)} ms is ${f2(paid / floor)}x the floor, ${f2(paid - floor)} ms above it`,
     );
   }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { getAddress, recoverTypedDataAddress } from 'viem';
+import { isWalletSignature } from '../../shared/payments/wallet-signature';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devAccounts } from '../../facilitator/dev-accounts';
 import { transferWithAuthorizationTypedData } from '../../shared/payments/eip3009';
@@ -59,8 +60,10 @@ export async function signPaidRequests(offer: PaidOffer, count: number, bodyFor:
 
 /** What the paid path's unavoidable curve work costs on this machine (medians, ms). */
 export interface CurveCosts {
-  /** One EIP-712 TransferWithAuthorization signature recovery (viem over @noble/curves). */
+  /** One EIP-712 TransferWithAuthorization signature recovery (viem over @noble/curves), as the facilitator's @x402/evm does it. */
   recoverMs: number;
+  /** The web's own check of the same signature (`isWalletSignature`: libsecp256k1 recovery). */
+  webCheckMs: number;
   /** Signing one EIP-1559 transaction (the facilitator's settlement). */
   signTransactionMs: number;
 }
@@ -100,6 +103,7 @@ export async function measureCurveCosts(rounds = 200): Promise<CurveCosts> {
   };
   return {
     recoverMs: await medianMs(() => recoverTypedDataAddress({ ...typedData, signature })),
+    webCheckMs: await medianMs(() => isWalletSignature(payer.address, { typedData }, signature)),
     signTransactionMs: await medianMs(() => facilitator.signTransaction(tx)),
   };
 }

@@ -1,14 +1,6 @@
-import {
-  createPublicClient,
-  http,
-  isAddressEqual,
-  isErc6492Signature,
-  recoverMessageAddress,
-  recoverTypedDataAddress,
-  type Address,
-  type Hex,
-  type TypedDataDefinition,
-} from 'viem';
+import { recover } from 'tiny-secp256k1';
+import { bytesToHex, createPublicClient, hashMessage, hashTypedData, hexToBytes, http, isAddressEqual, isErc6492Signature, type Address, type Hex, type TypedDataDefinition } from 'viem';
+import { publicKeyToAddress } from 'viem/accounts';
 import { UnavailableError } from '../errors';
 
 /** What a wallet signed: an EIP-191 message, or EIP-712 typed data. */
@@ -24,11 +16,18 @@ function unavailable(err: unknown): UnavailableError {
   });
 }
 
-async function recoveredSigner(content: SignedContent, signature: Hex): Promise<Address | undefined> {
+// The key that made a 65-byte signature (r, s, v with v 27/28 or 0/1), as viem's recovery finds
+// it, but through libsecp256k1 (WebAssembly): viem's pure-JS recovery took about 1.3 ms here, a
+// fifth of the web's CPU per paid call; this one about 0.2 ms.
+function recoveredSigner(content: SignedContent, signature: Hex): Address | undefined {
   try {
-    return 'message' in content
-      ? await recoverMessageAddress({ message: content.message, signature })
-      : await recoverTypedDataAddress({ ...content.typedData, signature });
+    const digest = 'message' in content ? hashMessage(content.message) : hashTypedData(content.typedData);
+    const bytes = hexToBytes(signature);
+    const v = bytes[64];
+    const yParity = v === 0 || v === 27 ? 0 : v === 1 || v === 28 ? 1 : undefined;
+    if (yParity === undefined) return undefined;
+    const publicKey = recover(hexToBytes(digest), bytes.subarray(0, 64), yParity, false);
+    return publicKey ? publicKeyToAddress(bytesToHex(publicKey)) : undefined;
   } catch {
     return undefined;
   }
@@ -51,7 +50,7 @@ async function recoveredSigner(content: SignedContent, signature: Hex): Promise<
 export async function isWalletSignature(wallet: Address, content: SignedContent, signature: Hex, evmRpcUrl?: string): Promise<boolean> {
   if (!/^0x([0-9a-fA-F]{2})+$/.test(signature)) return false;
   if (signature.length === KEY_SIGNATURE_HEX) {
-    const signer = await recoveredSigner(content, signature);
+    const signer = recoveredSigner(content, signature);
     if (signer && isAddressEqual(signer, wallet)) return true;
   }
   if (!evmRpcUrl) return false;
