@@ -80,7 +80,7 @@ import { QUEUE } from '../../jobs';
 import { loadConfig } from '../../shared/config';
 import { createDataSource } from '../../shared/db/create-data-source';
 import { PROFILES } from '../../shared/profiles';
-import { FLOOR_QUEUE, NOOP_QUEUE } from './noop-round-trip';
+import { FLOOR_PG_QUEUE, FLOOR_QUEUE, NOOP_QUEUE } from './noop-round-trip';
 import { median, percentile, sorted } from './stats';
 import { measureCurveCosts, paidRequestPayers, signPaidRequests, type CurveCosts, type PaidOffer, type PaidRequest } from './paid-requests';
 
@@ -733,7 +733,7 @@ async function main(): Promise<void> {
     const score: Target = { name: 'score', url: `http://127.0.0.1:${scorePort}/api/score`, queue: QUEUE.scoring, prefix };
     const noop: Target = { name: 'no-op', url: `http://127.0.0.1:${noopPort}/`, queue: NOOP_QUEUE, prefix };
     const floor: Target = { name: 'floor', url: `http://127.0.0.1:${floorPort}/`, queue: FLOOR_QUEUE, prefix };
-    const floorPg: Target = { name: 'floor-pg', url: `http://127.0.0.1:${floorPgPort}/`, queue: FLOOR_QUEUE, prefix };
+    const floorPg: Target = { name: 'floor-pg', url: `http://127.0.0.1:${floorPgPort}/`, queue: FLOOR_PG_QUEUE, prefix };
     await waitFor('the API', async () => (await fetch(`http://127.0.0.1:${scorePort}/api/healthz`)).status === 200, children, 60_000);
     await waitFor('the no-op web', async () => (await fetch(`http://127.0.0.1:${noopPort}/`)).status === 200, children, 60_000);
     // One real request each (workers and threads up, the cap really lifted) before measuring.

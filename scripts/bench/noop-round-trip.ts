@@ -16,8 +16,8 @@
 // service's own reservation statement (api/free-score/free-rounds.ts: the caller's round counted
 // and the consented reply kept in the free corpus, as the contract's corpus needs), keyed by a hash
 // of the caller (X-Forwarded-For), run beside the job as the service runs it; the web answers when
-// both are done and shares the floor's worker. No implementation that keeps free rounds and the
-// consented replies in PostgreSQL answers cheaper than this.
+// both are done. Its jobs go to a queue of its own, served by the floor's worker process. No
+// implementation that keeps free rounds and the consented replies in PostgreSQL answers cheaper.
 //
 // Run as a child of http.bench.ts: `node scripts/bench/noop-round-trip.js <role>` with role web,
 // worker, floor-web, floor-pg-web or floor-worker, and REDIS_URL, QUEUE_PREFIX, and PORT (web roles;
@@ -36,6 +36,8 @@ import { createScoringPool } from '../../workers/pool';
 /** The baselines' queues; their names cannot collide with the service's queues under one prefix. */
 export const NOOP_QUEUE = 'bench-noop';
 export const FLOOR_QUEUE = 'bench-floor';
+/** floor-pg's own queue: on the floor's, the idle floor web would read every floor-pg job's events. */
+export const FLOOR_PG_QUEUE = 'bench-floor-pg';
 
 /** What the baseline web passes to its worker: the reply as the service's job carries it. */
 interface BaselineJob {
@@ -71,7 +73,7 @@ export interface NoopRuntime {
  * Starts a baseline web process: `GET /` answers 200 (readiness), `POST /` runs one round trip.
  * @param options - Redis URL and BullMQ prefix
  * @param port - port to listen on (127.0.0.1)
- * @param queueName - NOOP_QUEUE or FLOOR_QUEUE
+ * @param queueName - NOOP_QUEUE, FLOOR_QUEUE or FLOOR_PG_QUEUE
  * @param round - work run beside the job for each request (the floor-pg's statement)
  * @returns the runtime
  */
@@ -143,8 +145,9 @@ export async function startNoopWorker(options: NoopOptions, concurrency: number)
 }
 
 /**
- * Starts the floor worker: scores each job on the service's Piscina pool, with the service's
- * thread count, and returns the engine's result.
+ * Starts the floor worker: scores each job of the floor's and floor-pg's queues on the service's
+ * Piscina pool, with the service's thread count, and returns the engine's result. One case runs at
+ * a time, so the two queues' workers share the pool as one worker would.
  * @param options - Redis URL and BullMQ prefix
  * @param concurrency - jobs at once (the scoring worker's concurrency)
  * @param threads - scoring threads (the scoring worker's thread count)
@@ -152,19 +155,22 @@ export async function startNoopWorker(options: NoopOptions, concurrency: number)
  */
 export async function startFloorWorker(options: NoopOptions, concurrency: number, threads: number): Promise<NoopRuntime> {
   const pool = createScoringPool({ threads, concurrency });
-  const worker = new Worker<BaselineJob>(
-    FLOOR_QUEUE,
-    async (job) => {
-      const out = await pool.run({ ...job.data, deep: false });
-      if (!out.ok) throw new Error(out.error.message);
-      return { score: out.result, threadMs: out.ms };
-    },
-    { connection: { url: options.redisUrl, maxRetriesPerRequest: null }, prefix: options.prefix, concurrency },
+  const workers = [FLOOR_QUEUE, FLOOR_PG_QUEUE].map(
+    (queue) =>
+      new Worker<BaselineJob>(
+        queue,
+        async (job) => {
+          const out = await pool.run({ ...job.data, deep: false });
+          if (!out.ok) throw new Error(out.error.message);
+          return { score: out.result, threadMs: out.ms };
+        },
+        { connection: { url: options.redisUrl, maxRetriesPerRequest: null }, prefix: options.prefix, concurrency },
+      ),
   );
-  await worker.waitUntilReady();
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
   return {
     async close() {
-      await worker.close();
+      await Promise.all(workers.map((w) => w.close()));
       await pool.destroy();
     },
   };
@@ -181,7 +187,7 @@ export async function startFloorWorker(options: NoopOptions, concurrency: number
  */
 export async function startFloorPgWeb(options: NoopOptions, port: number, databaseUrl: string): Promise<NoopRuntime> {
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
-  const web = await startNoopWeb(options, port, FLOOR_QUEUE, (caller, job) =>
+  const web = await startNoopWeb(options, port, FLOOR_PG_QUEUE, (caller, job) =>
     pool.query({
       name: RESERVE_ROUND.name,
       text: RESERVE_ROUND.text,
