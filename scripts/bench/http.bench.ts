@@ -1086,6 +1086,18 @@ function issue17Goals(
     // In production the facilitator and its chain run elsewhere: the service's own share alone.
     const own = median(answered.map(ownCpuPerCall));
     out(`     the service's own share (web, worker, postgres, redis: ${f2(own)} ms per call) alone would allow ${f2((cores * 1000) / own)} req/s on these cores`);
+    // Below the ceiling, what binds is the waves: closed-loop calls whose blocks all take the same
+    // 2 s come back together, and the web and the facilitator (one process each, one core each at
+    // most) serve each wave one call at a time, so a call waits on average for half a wave of both.
+    const side = sideOf('paid-2s');
+    const web = median(answered.map((r) => cpuPerCall(r, [side.web])));
+    const facilitator = median(answered.map((r) => cpuPerCall(r, [side.facilitator])));
+    const half = SLOW_PAID_CONNECTIONS / 2;
+    const mean = median(answered.map((r) => r.mean));
+    out(
+      `     paid-2s waves: mean latency ~ block ${SLOW_BLOCK_MS} ms + ${half} x (web ${f2(web)} + facilitator and chain ${f2(facilitator)} ms of CPU per call) = ` +
+        `${f2(SLOW_BLOCK_MS + half * (web + facilitator))} ms (measured mean ${f2(mean)} ms); the facilitator's share alone: ${f2(SLOW_BLOCK_MS + half * facilitator)} ms`,
+    );
   }
   for (const r of paid1) {
     const ms = (group: string) => f2((1000 * r.seconds * (r.cpu[group] ?? 0)) / Math.max(1, r.ok));
