@@ -57,7 +57,7 @@ export function loadFacilitatorConfig(env: Record<string, string | undefined>): 
     problems.push(`a real chain needs FACILITATOR_RPC_URL, FACILITATOR_PRIVATE_KEY and FACILITATOR_NETWORK together; missing ${missing.join(', ')}`);
   } else if (given === 3) {
     if (!/^https?:\/\/\S+$/.test(rpcUrl ?? '')) problems.push('FACILITATOR_RPC_URL must be an http(s) URL');
-    const keys = (privateKey ?? '').split(',').map((k) => k.trim());
+    const keys = (privateKey ?? '').split(',').map((k) => k.trim() as Hex);
     if (keys.some((k) => !/^0x[0-9a-fA-F]{64}$/.test(k))) problems.push('FACILITATOR_PRIVATE_KEY must be 0x followed by 64 hex digits (several keys: separated by commas)');
     else if (new Set(keys.map((k) => k.toLowerCase())).size !== keys.length) problems.push('FACILITATOR_PRIVATE_KEY lists a key twice: each key must be a separate account');
     if (!/^eip155:[1-9][0-9]{0,15}$/.test(network ?? '')) problems.push(`FACILITATOR_NETWORK must be a CAIP-2 EVM id such as eip155:8453, got "${network}"`);
@@ -65,7 +65,7 @@ export function loadFacilitatorConfig(env: Record<string, string | undefined>): 
     if (!/^[1-9]\d{0,9}$/.test(lookbackText)) problems.push('FACILITATOR_SETTLED_LOOKBACK_BLOCKS must be a positive integer');
     chain = {
       rpcUrl: rpcUrl as string,
-      privateKeys: (privateKey ?? '').split(',').map((k) => k.trim() as Hex),
+      privateKeys: keys,
       network: network as Network,
       settledLookbackBlocks: /^\d+$/.test(lookbackText) ? BigInt(lookbackText) : undefined,
     };

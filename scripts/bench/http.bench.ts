@@ -1100,8 +1100,9 @@ function issue17Goals(
     );
   }
   for (const r of paid1) {
-    const ms = (group: string) => f2((1000 * r.seconds * (r.cpu[group] ?? 0)) / Math.max(1, r.ok));
-    out(`     paid x1 split: web ${ms('score web')}, worker ${ms('score worker')}, postgres ${ms('postgres')}, redis ${ms('redis')} (facilitator and chain, excluded: ${ms('facilitator')})`);
+    const side = sideOf(r.target);
+    const ms = (group: string) => f2(cpuPerCall(r, [group]));
+    out(`     paid x1 split: web ${ms(side.web)}, worker ${ms(side.worker)}, postgres ${ms('postgres')}, redis ${ms('redis')} (facilitator and chain, excluded: ${ms(side.facilitator)})`);
   }
   // Goal 2's floor within this architecture: a scoring round trip with the engine and one
   // PostgreSQL statement (floor-pg), a second queue round trip (the settlement's, a no-op) and one
@@ -1142,7 +1143,7 @@ function cpuPerCall(r: CaseResult, groups: string[]): number {
 
 // Worker CPU (with its threads) per 200 of a case, in ms.
 function workerCpuPerCall(r: CaseResult): number {
-  return (1000 * r.seconds * (r.cpu['score worker'] ?? 0)) / Math.max(1, r.ok);
+  return cpuPerCall(r, [sideOf(r.target).worker]);
 }
 
 // A stress-test request (the wallet is added per signed request).
