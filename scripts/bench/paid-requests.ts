@@ -21,6 +21,8 @@ export interface PaidOffer {
 export interface PaidRequest {
   header: string;
   body: string;
+  /** The header's payment payload, for calling the facilitator directly. */
+  payload: PaymentPayload;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function signPaidRequests(offer: PaidOffer, count: number, bodyFor:
     };
     const signature = await account.signTypedData(transferWithAuthorizationTypedData(domain, authorization));
     const payload = { x402Version: 2, resource: { url: offer.resourceUrl }, accepted: requirement, payload: { signature, authorization } } as PaymentPayload;
-    out.push({ header: encodePaymentSignatureHeader(payload), body: JSON.stringify({ ...bodyFor(i), wallet_address: account.address }) });
+    out.push({ header: encodePaymentSignatureHeader(payload), body: JSON.stringify({ ...bodyFor(i), wallet_address: account.address }), payload });
   }
   return out;
 }
