@@ -30,7 +30,9 @@ export interface ClosedLoopResult {
   /** The measured window's length. */
   seconds: number;
   statusCounts: Record<string, number>;
+  /** Calls that got no answer: refused, reset, or timed out. */
   errors: number;
+  /** Those of the errors that timed out. */
   timeouts: number;
   /** Latencies (ms) of the responses that completed inside the window. */
   latencies: number[];
@@ -56,7 +58,9 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedL
       const done = performance.now();
       if (!inWindow(done)) continue;
       if (outcome === 'error' || outcome === 'timeout') {
-        result[outcome === 'error' ? 'errors' : 'timeouts']++;
+        // As autocannon counts them: a timeout is an error too.
+        result.errors++;
+        if (outcome === 'timeout') result.timeouts++;
       } else {
         result.statusCounts[outcome] = (result.statusCounts[outcome] ?? 0) + 1;
         result.latencies.push(done - sent);

@@ -49,9 +49,10 @@
 // web and worker process (one each, their own BullMQ prefix, the same database), at
 // BENCH_PAID_2S_CONNECTIONS (100) connections once per round, whatever BENCH_CONNECTIONS says,
 // after a warm-up of at least three block times (a shorter one completes almost no request). Its
-// callers are the bench's own closed loop (closed-loop.ts), not autocannon: they start spread over
-// one block, as independent agents would, and warm-up and window are one run, so the window does
-// not open on a wave of 100 calls sent in the same millisecond nor cut the last wave off. Goal 1's
+// callers are the bench's own closed loop (closed-loop.ts), not autocannon: they join over two
+// blocks, as independent agents would, after the paid-2s processes warmed at a quarter of the load,
+// and warm-up and window are one run, so the window does not open on a wave of 100 calls sent in
+// the same millisecond nor cut the last wave off. Goal 1's
 // floor, facilitator-2s, is that facilitator called directly (/verify then /settle, as the service
 // calls it) by the same callers: what a service that cost nothing would reach; a goal the floor
 // misses too is reported as below the floor.
