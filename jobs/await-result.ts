@@ -14,8 +14,8 @@ const LAST_LOOK_MS = 1_000;
  * Waits for a job's result with a deadline. A job added through `enqueueWithDeadline` to a queue
  * with bound QueueEvents was watched from before its add (see `JobWatch`): its outcome arrives as
  * an event, with no state read. Any other job, a job whose add found an earlier one with its id
- * (or that was removed), and a watched job still unfinished shortly before the deadline wait through BullMQ's
- * `waitUntilFinished`, which reads the state once after listening.
+ * (or that was removed), and a watched job still unfinished shortly before the deadline wait
+ * through BullMQ's `waitUntilFinished`, which reads the state once after listening.
  * @param job - the enqueued job
  * @param queueEvents - the process's one QueueEvents for the job's queue, already ready
  * @param timeoutMs - deadline

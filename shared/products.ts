@@ -11,6 +11,9 @@ export interface Price {
   readonly lamports: number;
 }
 
+/** Asset name of the legacy rail's native SOL (it has no token address; amounts in lamports). Every other asset is USDC. */
+export const SOL_ASSET = 'SOL';
+
 /**
  * How a request may pay. `x402`: a per-call payment settled on the ledger, by x402 v2
  * `PAYMENT-SIGNATURE` (USDC, EIP-3009) or the legacy SOL rail (`X-PAYMENT`, or `tx_hash` in the

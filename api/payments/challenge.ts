@@ -2,14 +2,12 @@ import type { PaymentRequirements } from '@x402/core/types';
 import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { AppConfig } from '../../shared/config';
 import { UnavailableError } from '../../shared/errors';
+import { SOL_ASSET } from '../../shared/products';
 import type { Charge } from './charge';
 import { requestOrigin } from '../http/public-origin';
 
 /** The x402 version this service speaks by default (PAYMENT-SIGNATURE / PAYMENT-RESPONSE). */
 export const X402_VERSION = 2;
-
-/** Asset name of the legacy rail's native SOL (it has no token address). */
-export const SOL_ASSET = 'SOL';
 
 /**
  * The USDC requirement of a charge: the exact scheme on the configured network, the amount in

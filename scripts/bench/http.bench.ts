@@ -513,10 +513,22 @@ interface Target {
 }
 
 let callerCounter = 0;
+let bodyCounter = 0;
+
+// The next request of a case: a caller of its own (X-Forwarded-For), and the next signed paid
+// request, or a free body. A paid pool run out sends an unpaid request, which answers 402 and
+// shows up as not-200.
+function nextRequest(target: Target): { headers: Record<string, string>; body: string } {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': callerAddress(callerCounter++) };
+  if (!target.nextPaid) return { headers, body: BODIES[bodyCounter++ % BODIES.length] };
+  const paid = target.nextPaid();
+  if (!paid) return { headers, body: PAID_BODY_UNSIGNED };
+  headers['payment-signature'] = paid.header;
+  return { headers, body: paid.body };
+}
 
 function runAutocannon(target: Target, connections: number, seconds: number, onLatency?: (ms: number) => void) {
   return new Promise<autocannon.Result>((resolve, reject) => {
-    let n = 0;
     const instance = autocannon(
       {
         url: target.url,
@@ -527,17 +539,8 @@ function runAutocannon(target: Target, connections: number, seconds: number, onL
           {
             method: 'POST',
             setupRequest: (req) => {
-              const i = callerCounter++;
-              req.headers = { ...req.headers, 'content-type': 'application/json', 'x-forwarded-for': callerAddress(i) };
-              const paid = target.nextPaid?.();
-              if (paid) {
-                req.headers['payment-signature'] = paid.header;
-                req.body = paid.body;
-              } else {
-                // Paid pool exhausted: an unpaid request answers 402 and shows up as not-200.
-                req.body = target.nextPaid ? PAID_BODY_UNSIGNED : BODIES[n++ % BODIES.length];
-              }
-              return req;
+              const { headers, body } = nextRequest(target);
+              return { ...req, headers: { ...req.headers, ...headers }, body };
             },
           },
         ],
@@ -590,12 +593,12 @@ async function closedLoopCase(target: Target, connections: number, warmup: numbe
     warmupSeconds: warmup,
     seconds: SECONDS,
     staggerMs: target.staggerMs ?? 0,
-    call: target.call ?? (async (agent) => {
-      const paid = target.nextPaid?.();
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': callerAddress(callerCounter++) };
-      if (paid) headers['payment-signature'] = paid.header;
-      return (await post(target.url, agent, headers, paid?.body ?? PAID_BODY_UNSIGNED, 30_000)).status;
-    }),
+    call:
+      target.call ??
+      (async (agent) => {
+        const { headers, body } = nextRequest(target);
+        return (await post(target.url, agent, headers, body, 30_000)).status;
+      }),
     onWindow: (edge) => {
       if (edge === 'open') [before, since] = [sampleCpu(children), Date.now()];
       else [after, until] = [sampleCpu(children), Date.now()];
@@ -971,6 +974,8 @@ async function main(): Promise<void> {
       floorPgOfFloorLatency: ratio(['floor-pg', 1, 'p50'], ['floor', 1]),
       scoreOfFloorPgThroughput: ratio(['score', 50, 'rps'], ['floor-pg', 50]),
       scoreOfFloorPgLatency: ratio(['score', 1, 'p50'], ['floor-pg', 1]),
+      paid2sOfFloorThroughput: ratio(['paid-2s', SLOW_PAID_CONNECTIONS, 'rps'], ['facilitator-2s', SLOW_PAID_CONNECTIONS]),
+      paid2sOfFloorLatency: ratio(['paid-2s', SLOW_PAID_CONNECTIONS, 'p50'], ['facilitator-2s', SLOW_PAID_CONNECTIONS]),
     });
 
     if (process.env.BENCH_OUT) {
@@ -1141,7 +1146,15 @@ function issue17Goals(
   curve: CurveCosts | undefined,
   scoreOfFloorThroughput: { median: number; each: number[] } | undefined,
   scoreOfFloorLatency: { median: number; each: number[] } | undefined,
-  withRound: Record<'floorPgOfFloorThroughput' | 'floorPgOfFloorLatency' | 'scoreOfFloorPgThroughput' | 'scoreOfFloorPgLatency', { median: number; each: number[] } | undefined>,
+  withRound: Record<
+    | 'floorPgOfFloorThroughput'
+    | 'floorPgOfFloorLatency'
+    | 'scoreOfFloorPgThroughput'
+    | 'scoreOfFloorPgLatency'
+    | 'paid2sOfFloorThroughput'
+    | 'paid2sOfFloorLatency',
+    { median: number; each: number[] } | undefined
+  >,
 ): GoalFigure[] {
   const figure = (goal: string, each: number[], met: (x: number) => boolean, targets: TargetName[]): GoalFigure => {
     if (each.length === 0) return { goal, median: NaN, each, verdict: 'NOT RUN' };
@@ -1174,15 +1187,13 @@ function issue17Goals(
   const { floorPgOfFloorThroughput: a, floorPgOfFloorLatency: b, scoreOfFloorPgThroughput: c, scoreOfFloorPgLatency: d } = withRound;
   if (a && b) out(`     floor-pg (the floor + the free round's reservation statement) of the floor: throughput x50 ${f2(a.median)}${perRound(a)}, p50 x1 ${f2(b.median)}${perRound(b)}`);
   if (c && d) out(`     score of floor-pg: throughput x50 ${f2(c.median)}${perRound(c)}, p50 x1 ${f2(d.median)}${perRound(d)}`);
-  const floorPairs = rounds
-    .map((rs) => [rs.find((r) => r.target === 'paid-2s'), rs.find((r) => r.target === 'facilitator-2s')])
-    .filter((pair): pair is [CaseResult, CaseResult] => pair[0] !== undefined && pair[1] !== undefined);
-  if (floorPairs.length > 0) {
-    const rps = floorPairs.map(([p, f]) => p.rps / f.rps);
-    const p50 = floorPairs.map(([p, f]) => p.p50 / f.p50);
+  const { paid2sOfFloorThroughput: e, paid2sOfFloorLatency: f } = withRound;
+  if (e && f) {
+    const rps = slowFloor.map((r) => r.rps);
+    const p50 = slowFloor.map((r) => r.p50);
     out(
-      `     goal 1's floor, the facilitator alone (facilitator-2s x${SLOW_PAID_CONNECTIONS}: /verify and /settle, no service): ${f2(median(slowFloor.map((r) => r.rps)))} req/s${perRound({ each: slowFloor.map((r) => r.rps) })}, ` +
-        `p50 ${f2(median(slowFloor.map((r) => r.p50)))} ms${perRound({ each: slowFloor.map((r) => r.p50) })}; paid-2s of it: throughput ${f2(median(rps))}${perRound({ each: rps })}, p50 ${f2(median(p50))}x${perRound({ each: p50 })}`,
+      `     goal 1's floor, the facilitator alone (facilitator-2s x${SLOW_PAID_CONNECTIONS}: /verify and /settle, no service): ${f2(median(rps))} req/s${perRound({ each: rps })}, ` +
+        `p50 ${f2(median(p50))} ms${perRound({ each: p50 })}; paid-2s of it: throughput ${f2(e.median)}${perRound(e)}, p50 ${f2(f.median)}x${perRound(f)}`,
     );
   }
   // Goal 1's ceiling: no schedule serves more calls per second than the machine's cores divided by

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthorizationStatus } from '../db/entities';
 import { runHotStatement, type HotStatement } from '../db/hot-statement';
-import { PRODUCT_TERMS, PRODUCTS } from '../products';
+import { PRODUCT_TERMS, PRODUCTS, SOL_ASSET } from '../products';
 
 /** The unique key of an authorization: one nonce of one payer on one asset and network. */
 export interface AuthorizationKey {
@@ -104,9 +104,6 @@ const RECORD_SETTLEMENT: HotStatement = {
                 transaction, payer, settled_at AS "settledAt"
            FROM record_settlement($1, $2, $3, $4, $5, $6)`,
 };
-
-/** The asset name of the legacy SOL rail (amounts in lamports); every other asset is USDC. */
-const SOL_ASSET = 'SOL';
 
 /**
  * Looks an authorization up by its unique key.

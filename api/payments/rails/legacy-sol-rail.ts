@@ -2,7 +2,7 @@ import { address } from '@solana/kit';
 import type { AppConfig } from '../../../shared/config';
 import type { NewAuthorization } from '../../../shared/payments/authorization-store';
 import type { Charge } from '../charge';
-import { SOL_ASSET } from '../challenge';
+import { SOL_ASSET } from '../../../shared/products';
 import { decodeSolPaymentHeader, solPaymentFromBody, verifySolTransfer, type LegacySolPayment } from '../sol';
 import type { PaymentClaim, Refusal } from './rail';
 
