@@ -22,7 +22,8 @@ export interface SettlePaymentPayload {
  * replayable, and `retryAfterSeconds` says when a retry with it makes sense.
  */
 export type SettlePaymentResult =
-  | { success: true; transaction: string; network: string; payer: string }
+  /** `rewardsDue` false: when the ledger row was written the payer had no referral rewards waiting (absent: not known). */
+  | { success: true; transaction: string; network: string; payer: string; rewardsDue?: boolean }
   | { success: false; errorReason: string; errorMessage?: string; network: string; payer: string }
   | { success: false; pending: true; errorReason: string; retryAfterSeconds: number; network: string; payer: string };
 

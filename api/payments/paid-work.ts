@@ -49,6 +49,8 @@ export type PaidWork = (paid: PaidWorkContext) => Promise<WorkOutcome>;
 /** How a per-call 200 is being delivered: `first` only in the request that made the reservation, right after its settlement. */
 export interface Delivery {
   first: boolean;
+  /** False when the settlement saw no referral rewards waiting for the payer; absent when not known. */
+  rewardsDue?: boolean;
 }
 
 /**

@@ -62,7 +62,8 @@ export async function rewardBundlesOf(ds: DataSource, authorizationId: string): 
 /**
  * The referral-reward members of a paid response (section 8: rewards arrive as bundle tokens in
  * the referrer's next paid response). On the first delivery the pending credits become a reward
- * bundle whose token is in `reward_bundle_tokens`, shown once; a replay shows no token, and
+ * bundle whose token is in `reward_bundle_tokens`, shown once (rewards that became due after the
+ * settlement looked wait for the next paid response); a replay shows no token, and
  * `reward_bundles` names the bundles so a lost token can be recovered (POST /api/bundle/recover).
  * @param ds - DataSource
  * @param authorization - the settled paid call
@@ -72,6 +73,8 @@ export async function rewardBundlesOf(ds: DataSource, authorizationId: string): 
 export async function rewardDeliveryExtras(ds: DataSource, authorization: AuthorizationRow, delivery: Delivery): Promise<Record<string, unknown>> {
   // A first delivery's reward bundle is the one it makes now: reward bundles are made at first deliveries only.
   if (delivery.first) {
+    // The settlement already looked: nothing waiting, no statement (most payers, most calls).
+    if (delivery.rewardsDue === false) return { reward_bundle_tokens: [], reward_bundles: [] };
     const { tokens, bundles } = await deliverPendingRewards(ds, authorization);
     return { reward_bundle_tokens: tokens, reward_bundles: bundles };
   }

@@ -3,6 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthorizationStatus } from '../db/entities';
 import { runHotStatement, type HotStatement } from '../db/hot-statement';
 import { PRODUCT_TERMS, PRODUCTS, SOL_ASSET } from '../products';
+import { newReferralCode, referralCodeCtes, referralCodeFor } from './referral-code';
 
 /** The unique key of an authorization: one nonce of one payer on one asset and network. */
 export interface AuthorizationKey {
@@ -90,19 +91,26 @@ const RESERVE: HotStatement = {
          ON CONFLICT ON CONSTRAINT uq_payment_authorizations_nonce DO NOTHING
          RETURNING ${COLUMNS}`,
 };
+// The result and the payer's referral code (every per-call response carries it, section 8) in one
+// statement: the code is made on the wallet's first paid call, in the same round trip.
 const STORE_RESULT: HotStatement = {
   name: 'authorization_store_result',
-  text: `UPDATE payment_authorizations
-            SET status = 'scored', response = $2, summary = $3, calibration_text = $4, updated_at = now()
-          WHERE id = $1 AND status = 'reserved'
+  text: `WITH ${referralCodeCtes('$5', '$6')}
+         UPDATE payment_authorizations
+            SET status = 'scored', response = $2::jsonb || jsonb_build_object('referral_code', (SELECT code FROM referral_code)),
+                summary = $3, calibration_text = $4, updated_at = now()
+          WHERE id = $1 AND status = 'reserved' AND EXISTS (SELECT 1 FROM referral_code)
           RETURNING ${COLUMNS}`,
 };
 // The whole settlement in one call of the function of migration 1795770000000 (issue 17).
+// It also says whether the payer has referral rewards waiting (from purchases settled before this
+// statement), so the delivery runs its reward statement only for those who do.
 const RECORD_SETTLEMENT: HotStatement = {
   name: 'record_settlement',
-  text: `SELECT id, product, tier, profile, score, passed, result_id AS "resultId", network, asset, amount::text AS amount,
-                transaction, payer, settled_at AS "settledAt"
-           FROM record_settlement($1, $2, $3, $4, $5, $6)`,
+  text: `SELECT s.id, s.product, s.tier, s.profile, s.score, s.passed, s.result_id AS "resultId", s.network, s.asset,
+                s.amount::text AS amount, s.transaction, s.payer, s.settled_at AS "settledAt",
+                EXISTS (SELECT 1 FROM referrals r WHERE r.referrer_wallet = s.payer AND r.credits_earned > r.credits_delivered) AS "rewardsDue"
+           FROM record_settlement($1, $2, $3, $4, $5, $6) s`,
 };
 
 /**
@@ -170,26 +178,40 @@ export async function releaseAuthorization(db: Queryable, id: string): Promise<v
 }
 
 /**
- * Stores the response body before settlement, so a lost response can be replayed. The first
- * stored response wins: a concurrent replay that scored the same request again changes nothing.
+ * Stores the response body before settlement, so a lost response can be replayed, with the payer's
+ * referral code added as `referral_code`. The first stored response wins: a concurrent replay that
+ * scored the same request again changes nothing.
  * @param db - DataSource or transaction manager
- * @param id - the authorization
+ * @param authorization - the reserved authorization: its id and payer
  * @param result - the body, the ledger summary and any calibration text
  * @returns the row as stored
  */
 export async function storeResult(
   db: Queryable,
-  id: string,
+  authorization: Pick<AuthorizationRow, 'id' | 'payer'>,
   result: { response: Record<string, unknown>; summary: SessionSummary; calibrationText: string | null },
 ): Promise<AuthorizationRow> {
-  const updated = await runHotStatement<AuthorizationRow>(db, STORE_RESULT, [
-    id,
-    JSON.stringify(result.response),
-    JSON.stringify(result.summary),
-    result.calibrationText,
-  ]);
-  // Nothing updated: a concurrent replay stored its (identical) result first; read that one.
-  const row = updated[0] ?? (await getAuthorization(db, id));
+  const { id, payer } = authorization;
+  const store = () =>
+    runHotStatement<AuthorizationRow>(db, STORE_RESULT, [
+      id,
+      JSON.stringify(result.response),
+      JSON.stringify(result.summary),
+      result.calibrationText,
+      payer,
+      newReferralCode(),
+    ]);
+  let row: AuthorizationRow | undefined = (await store())[0];
+  if (!row) {
+    // Still reserved: the statement found no code for the payer (see referralCodeCtes); make it and
+    // store again. Otherwise a concurrent replay stored its (identical) result first: read that one.
+    const current = await getAuthorization(db, id);
+    if (current?.status === 'reserved') {
+      await referralCodeFor(db, payer);
+      row = (await store())[0];
+    }
+    row ??= await getAuthorization(db, id);
+  }
   if (!row) throw new Error(`authorization ${id} not found`);
   return row;
 }
@@ -286,6 +308,11 @@ export interface LedgerEntry {
   settledAt: Date;
 }
 
+/** A settlement as recorded: its ledger entry, and whether the payer had referral rewards due then. */
+export interface RecordedSettlement extends LedgerEntry {
+  rewardsDue: boolean;
+}
+
 /**
  * Marks a scored authorization settled and writes its ledger row (and any calibration share),
  * binding the purchase's referral code when it qualifies (section 8: a new wallet's first
@@ -297,11 +324,11 @@ export interface LedgerEntry {
  * @param ds - DataSource
  * @param id - the authorization
  * @param transaction - the settlement's transaction hash (or the legacy transfer's signature)
- * @returns the new ledger entry, or undefined when it was settled before
+ * @returns the new ledger entry (and whether the payer has rewards due), or undefined when it was settled before
  */
-export async function recordSettlement(ds: DataSource, id: string, transaction: string): Promise<LedgerEntry | undefined> {
+export async function recordSettlement(ds: DataSource, id: string, transaction: string): Promise<RecordedSettlement | undefined> {
   const basic = PRODUCTS.simulate.tiers.basic.price;
-  const rows = await runHotStatement<LedgerEntry>(ds, RECORD_SETTLEMENT, [
+  const rows = await runHotStatement<RecordedSettlement>(ds, RECORD_SETTLEMENT, [
     id,
     transaction,
     PRODUCT_TERMS.referralRewardPct,

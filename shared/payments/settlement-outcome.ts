@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { AuthorizationChainReader } from './authorization-chain-state';
-import { recordSettlement, type AuthorizationRow, type LedgerEntry } from './authorization-store';
+import { recordSettlement, type AuthorizationRow, type RecordedSettlement } from './authorization-store';
 import type { Eip3009Authorization } from './eip3009';
 import { publishSettlement } from './feed';
 import { maskIdentifier } from './mask';
@@ -149,7 +149,7 @@ export interface SettlementRecorder {
  * @param transaction - the settlement's transaction hash (or the legacy transfer's signature)
  * @returns the new ledger entry, or undefined when it was settled before
  */
-export async function recordAndPublishSettlement(deps: SettlementRecorder, id: string, transaction: string): Promise<LedgerEntry | undefined> {
+export async function recordAndPublishSettlement(deps: SettlementRecorder, id: string, transaction: string): Promise<RecordedSettlement | undefined> {
   const entry = await recordSettlement(deps.dataSource, id, transaction);
   if (entry) await publishSettlement(deps.redis, deps.queuePrefix, entry).catch((err: unknown) => deps.log.warn({ err }, 'feed publish failed'));
   return entry;

@@ -38,8 +38,8 @@ function unrecoverable(code: string, message: string): UnrecoverableError {
   return new UnrecoverableError(encodeJobError({ status: 500, code, message }));
 }
 
-function receipt(row: AuthorizationRow, transaction: string): SettlePaymentResult {
-  return { success: true, transaction, network: row.network, payer: row.payer };
+function receipt(row: AuthorizationRow, transaction: string, rewardsDue?: boolean): SettlePaymentResult {
+  return { success: true, transaction, network: row.network, payer: row.payer, rewardsDue };
 }
 
 function failure(row: AuthorizationRow, errorReason: string, errorMessage?: string): SettlePaymentResult {
@@ -131,7 +131,7 @@ export function createSettlePaymentProcessor(deps: SettlePaymentProcessorDeps): 
     const entry = await recordAndPublishSettlement({ ...deps, log }, row.id, transaction);
     if (entry) {
       log.info({ product: entry.product, tier: entry.tier }, 'payment settled');
-      return receipt(row, transaction);
+      return receipt(row, transaction, entry.rewardsDue);
     }
     // Settled meanwhile by another attempt or the reconciler: answer with the recorded transaction.
     const again = await getAuthorization(deps.dataSource, row.id);

@@ -10,7 +10,7 @@ import { idempotencyKeyHash } from '../idempotency';
 import type { MethodRequest, PaidWork } from '../paid-work';
 import type { PaidResource, PaymentExchange, PaymentProofs, PayOutcome } from '../payment-exchange';
 import { paymentRequiredOutcome } from '../quote';
-import { referralCodeFor } from '../referral-code';
+import { referralCodeFor } from '../../../shared/payments/referral-code';
 
 /** A credit taken for one session. */
 export interface Redemption {

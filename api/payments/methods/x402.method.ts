@@ -20,7 +20,6 @@ import { paymentRequiredOutcome, quoteOutcome } from '../quote';
 import { claimExactEvmPayment } from '../rails/exact-evm-rail';
 import { claimLegacySolPayment } from '../rails/legacy-sol-rail';
 import type { PaymentClaim, Refusal } from '../rails/rail';
-import { referralCodeFor } from '../referral-code';
 import { rewardDeliveryExtras } from '../reward-delivery';
 
 /**
@@ -135,14 +134,14 @@ async function proceed(
   if (current.status === 'reserved') {
     let outcome: WorkOutcome;
     try {
-      outcome = await runWork(deps, current, work);
+      outcome = await runWork(current, work);
     } catch (err) {
       // A request that can never succeed charges nothing and frees the authorization; a 503 or
       // 504 keeps it reserved, so the same authorization resumes the same job.
       if (err instanceof AppError && err.status < 500) await releaseAuthorization(deps.dataSource, current.id);
       throw err;
     }
-    current = await storeResult(deps.dataSource, current.id, outcome);
+    current = await storeResult(deps.dataSource, current, outcome);
     await deps.evidence.invoked(exchange, request.charge.product);
   }
   if (current.status === 'scored') {
@@ -166,7 +165,7 @@ async function proceed(
         receipt: { success: false, errorReason: settled.errorReason, transaction: '', network: settled.network as SettleResponse['network'], payer: displayPayer(current.payer) },
       };
     }
-    return deliver(exchange, deps, current, request, settled.transaction, { first: !replayed });
+    return deliver(exchange, deps, current, request, settled.transaction, { first: !replayed, rewardsDue: settled.rewardsDue });
   }
   return deliver(exchange, deps, current, request, current.transaction ?? '', { first: false });
 }
@@ -194,14 +193,12 @@ async function settle(exchange: PaymentExchange, deps: AppDeps, row: Authorizati
   }
 }
 
-// The work under this payment; every per-call response carries the payer's referral code.
-async function runWork(deps: AppDeps, row: AuthorizationRow, work: PaidWork): Promise<WorkOutcome> {
-  const [outcome, referralCode] = await Promise.all([
-    work({ resultId: row.resultId, payer: row.payer, authorizationId: row.id, jobIdentity: { kind: 'payment', authorization: row.id }, method: 'x402' }),
-    referralCodeFor(deps.dataSource, row.payer),
-  ]);
+// The work under this payment. Every per-call response carries the payer's referral code, which
+// storeResult adds in the statement that stores the result.
+async function runWork(row: AuthorizationRow, work: PaidWork): Promise<WorkOutcome> {
+  const outcome = await work({ resultId: row.resultId, payer: row.payer, authorizationId: row.id, jobIdentity: { kind: 'payment', authorization: row.id }, method: 'x402' });
   // Reward tokens are minted at the first delivery and never stored (see reward-delivery).
-  return { ...outcome, response: { ...outcome.response, referral_code: referralCode, reward_bundle_tokens: [] } };
+  return { ...outcome, response: { ...outcome.response, reward_bundle_tokens: [] } };
 }
 
 async function deliver(

@@ -203,9 +203,22 @@ describe('recordSettlement on the database (the settlement function)', function 
       transaction: '0xabc',
       payer: '0xfff1',
       settledAt: row.settled_at,
+      rewardsDue: false,
     });
     expect(entry?.settledAt).to.be.instanceOf(Date);
     expect(await recordSettlement(ds, id, '0xabc')).to.equal(undefined);
+  });
+
+  it('says whether the payer has referral rewards waiting, so the delivery skips its reward statement when none are', async function () {
+    const referrer = '0xaaa1';
+    const code = await giveCode(referrer);
+    const earnsOneCredit = Math.ceil((PRODUCTS.simulate.tiers.basic.price.usdcUnits * 100) / PRODUCT_TERMS.referralRewardPct);
+    expect(creditsFor(earnsOneCredit)).to.equal(1);
+    const referred = await recordSettlement(ds, await scoredPurchase('0xbbb1', earnsOneCredit, code), '0x01');
+    expect(referred?.rewardsDue).to.equal(false);
+    expect((await recordSettlement(ds, await scoredPurchase(referrer, 50_000, null), '0x02'))?.rewardsDue).to.equal(true);
+    await ds.query(`UPDATE referrals SET credits_delivered = credits_earned WHERE referrer_wallet = $1`, [referrer]);
+    expect((await recordSettlement(ds, await scoredPurchase(referrer, 50_000, null), '0x03'))?.rewardsDue).to.equal(false);
   });
 
   it('writes the calibration share of an opted-in text and clears the stored copy', async function () {

@@ -132,7 +132,7 @@ describe('the settlement reconciler (maintenance queue)', function () {
         requestHash: randomBytes(32).toString('hex'),
         payment: { rail: 'exact-evm', payload: signed.payload as unknown as Record<string, unknown>, requirements: requirement as unknown as Record<string, unknown> },
       });
-      await storeResult(paid.stack.deps.dataSource, row.id, {
+      await storeResult(paid.stack.deps.dataSource, row, {
         response: { result_id: row.resultId },
         summary: { profile: 'grief-support-peer', score: 71, passed: true, scorerVersion: 'test' },
         calibrationText: null,
