@@ -28,7 +28,7 @@ import type { Server } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import Koa from 'koa';
-import { Pool } from 'pg';
+import { Pool, type QueryConfig } from 'pg';
 import { RESERVE_ROUND } from '../../api/free-score/free-rounds';
 import { JobWatch } from '../../jobs/job-watch';
 import { createScoringPool } from '../../workers/pool';
@@ -40,14 +40,19 @@ export const FLOOR_QUEUE = 'bench-floor';
 export const FLOOR_PG_QUEUE = 'bench-floor-pg';
 
 /** What the baseline web passes to its worker: the reply as the service's job carries it. */
-interface BaselineJob {
+export interface BaselineJob {
   text: string;
   incoming?: string;
   profile?: string;
   delaySeconds?: number;
 }
 
-function jobFrom(body: unknown): BaselineJob {
+/**
+ * The reply of a request body, as the baseline web passes it to its worker.
+ * @param body - the parsed JSON body
+ * @returns the job's data
+ */
+export function jobFrom(body: unknown): BaselineJob {
   const b = (body ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   return {
@@ -187,18 +192,27 @@ export async function startFloorWorker(options: NoopOptions, concurrency: number
  */
 export async function startFloorPgWeb(options: NoopOptions, port: number, databaseUrl: string): Promise<NoopRuntime> {
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
-  const web = await startNoopWeb(options, port, FLOOR_PG_QUEUE, (caller, job) =>
-    pool.query({
-      name: RESERVE_ROUND.name,
-      text: RESERVE_ROUND.text,
-      values: [createHash('sha256').update(caller).digest('hex'), 1e9, 1e9 + 1, randomUUID(), job.profile ?? null, job.text, job.delaySeconds ?? null],
-    }),
-  );
+  const web = await startNoopWeb(options, port, FLOOR_PG_QUEUE, (caller, job) => pool.query(reserveRoundQuery(caller, job)));
   return {
     async close() {
       await web.close();
       await pool.end();
     },
+  };
+}
+
+/**
+ * The free round's reservation as floor-pg runs it (the bench's limits: never capped), keyed by a
+ * hash of the caller; the bench's measurement of one statement runs it too.
+ * @param caller - the caller (floor-pg: its X-Forwarded-For)
+ * @param job - the reply kept in the free corpus
+ * @returns the query, for a pg pool
+ */
+export function reserveRoundQuery(caller: string, job: BaselineJob): QueryConfig {
+  return {
+    name: RESERVE_ROUND.name,
+    text: RESERVE_ROUND.text,
+    values: [createHash('sha256').update(caller).digest('hex'), 1e9, 1e9 + 1, randomUUID(), job.profile ?? null, job.text, job.delaySeconds ?? null],
   };
 }
 

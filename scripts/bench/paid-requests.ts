@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { getAddress, recoverTypedDataAddress } from 'viem';
+import type { Facilitator } from '../../shared/payments/facilitator-client';
 import { isWalletSignature } from '../../shared/payments/wallet-signature';
 import { privateKeyToAccount } from 'viem/accounts';
 import { devAccounts } from '../../facilitator/dev-accounts';
@@ -108,6 +109,28 @@ export async function measureCurveCosts(rounds = 200): Promise<CurveCosts> {
     webCheckMs: await medianMs(() => isWalletSignature(payer.address, { typedData }, signature)),
     signTransactionMs: await medianMs(() => facilitator.signTransaction(tx)),
   };
+}
+
+/**
+ * This process's CPU per facilitator call made through the service's own client: the HTTP client
+ * side of /verify and /settle, which runs in the service's processes (the facilitator's own CPU,
+ * in its process, is not counted). Measured with /verify, which does not consume the
+ * authorization, so one signed payment serves every call.
+ * @param facilitator - the client, built as the service builds it
+ * @param request - a payment signed for the facilitator's chain
+ * @param calls - timed sequential calls (after as many warm-up calls: the client takes hundreds to settle)
+ * @returns ms of CPU (user + system) per call
+ */
+export async function measureFacilitatorClientMs(facilitator: Facilitator, request: PaidRequest, calls = 400): Promise<number> {
+  const verify = async () => {
+    const answer = await facilitator.verify(request.payload, request.payload.accepted);
+    if (!answer.isValid) throw new Error(`the facilitator refused the bench's payment: ${answer.invalidReason ?? ''} ${answer.invalidMessage ?? ''}`);
+  };
+  for (let i = 0; i < calls; i++) await verify();
+  const before = process.cpuUsage();
+  for (let i = 0; i < calls; i++) await verify();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / calls;
 }
 
 /**
