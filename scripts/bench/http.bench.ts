@@ -42,6 +42,7 @@
 // round costs: the service's own reservation (the round counted, the consented reply kept in the
 // free corpus), keyed by the caller and run beside the job as the service runs it: the least any
 // implementation that keeps free rounds and their replies in PostgreSQL can spend on a free score.
+// A goal-3 ratio that floor-pg itself misses against the floor is reported as below the floor.
 //
 // The paid-2s target (issue 17, goal 1) is paid basic POST /api/simulate through a second
 // facilitator child whose development chain answers each settlement's receipt after
@@ -1280,13 +1281,18 @@ function issue17Goals(
     return { ...terms, floorMs, paidMs: median(paid1.map(ownCpuPerCall)) };
   })();
   // A goal its floor misses too (goal 1's: the facilitator alone; goal 2's: the design's least own
-  // CPU) is below what the design allows on this machine, and is reported so.
+  // CPU; goal 3's: floor-pg's ratio to the floor) is below what the design allows on this machine,
+  // and is reported so.
   const belowFloor = (g: GoalFigure, floor: number | undefined, met: (x: number) => boolean, floorIs: string): GoalFigure =>
     g.verdict === 'MISSED' && floor !== undefined && !Number.isNaN(floor) && !met(floor) ? { ...g, verdict: `MISSED, BELOW THE FLOOR (${floorIs}: ${f2(floor)})` } : g;
   const rpsMet = (x: number) => x >= GOAL_SLOW_PAID_RPS;
   const p50Met = (x: number) => x <= GOAL_SLOW_PAID_P50_MS;
   const ownCpuMet = (x: number) => x <= GOAL_PAID_OWN_CPU_MS;
   const alone = 'the facilitator alone';
+  // Goal 3's floor is floor-pg: the floor with the one PostgreSQL statement a free round cannot do without.
+  const throughputMet = (x: number) => x >= GOAL_SCORE_OF_FLOOR_THROUGHPUT;
+  const latencyMet = (x: number) => x <= GOAL_SCORE_OF_FLOOR_P50;
+  const freeRoundFloor = 'floor-pg of the floor';
   const figures = [
     belowFloor(figure(`1. paid-2s x${SLOW_PAID_CONNECTIONS} req/s >= ${GOAL_SLOW_PAID_RPS}`, slow.map((r) => r.rps), rpsMet, ['paid-2s']), median(slowFloor.map((r) => r.rps)), rpsMet, alone),
     belowFloor(figure(`1. paid-2s x${SLOW_PAID_CONNECTIONS} p50 ms <= ${GOAL_SLOW_PAID_P50_MS}`, slow.map((r) => r.p50), p50Met, ['paid-2s']), median(slowFloor.map((r) => r.p50)), p50Met, alone),
@@ -1296,8 +1302,18 @@ function issue17Goals(
       ownCpuMet,
       "the design's floor",
     ),
-    figure(`3. score/floor throughput x50 >= ${GOAL_SCORE_OF_FLOOR_THROUGHPUT}`, scoreOfFloorThroughput?.each ?? [], (x) => x >= GOAL_SCORE_OF_FLOOR_THROUGHPUT, ['score', 'floor']),
-    figure(`3. score/floor p50 x1 <= ${GOAL_SCORE_OF_FLOOR_P50}`, scoreOfFloorLatency?.each ?? [], (x) => x <= GOAL_SCORE_OF_FLOOR_P50, ['score', 'floor']),
+    belowFloor(
+      figure(`3. score/floor throughput x50 >= ${GOAL_SCORE_OF_FLOOR_THROUGHPUT}`, scoreOfFloorThroughput?.each ?? [], throughputMet, ['score', 'floor']),
+      withRound.floorPgOfFloorThroughput?.median,
+      throughputMet,
+      freeRoundFloor,
+    ),
+    belowFloor(
+      figure(`3. score/floor p50 x1 <= ${GOAL_SCORE_OF_FLOOR_P50}`, scoreOfFloorLatency?.each ?? [], latencyMet, ['score', 'floor']),
+      withRound.floorPgOfFloorLatency?.median,
+      latencyMet,
+      freeRoundFloor,
+    ),
   ];
   out('');
   out('goals of issue 17 (median over rounds [each round]):');
