@@ -7,6 +7,7 @@ import { connectionErrorListener, createLogger, type Logger } from '../shared/lo
 import { startNetworkConfigCache } from '../shared/operators/network-config-cache';
 import { createFacilitator } from '../shared/payments/facilitator-client';
 import { closeRedis, createRedis } from '../shared/redis';
+import { loadLanguageDetector } from '../shared/scoring';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
 import { createCapacityRunner } from './health/capacity';
@@ -150,6 +151,8 @@ export function createHttpServer(http: AppConfig['http'], handler: RequestListen
  */
 export async function startWeb(config: AppConfig, logger: Logger): Promise<WebRuntime> {
   const { deps, close: closeDeps } = await createDeps(config, logger);
+  // Body validation refuses foreign replies (issue 16): load the detector before the first one.
+  loadLanguageDetector();
   const app = createApp(deps);
   const server = createHttpServer(config.http, app.callback());
   server.listen(config.http.port, config.http.host);

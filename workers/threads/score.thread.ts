@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { ScoringInputError, scoreText, scoreWeaknessMap } from '../../shared/scoring';
+import { ScoringInputError, loadLanguageDetector, scoreText, scoreWeaknessMap } from '../../shared/scoring';
 import type { ScoreInput, ScoreResult, WeaknessMapResult } from '../../shared/scoring';
 import { rewriteText, type RewriteInput, type RewriteResult } from '../../shared/rewrite/rewrite';
 
@@ -22,6 +22,9 @@ export type WeaknessMapThreadOutput = ThreadOutput<WeaknessMapResult>;
 
 /** The rewrite task's answer. */
 export type RewriteThreadOutput = ThreadOutput<RewriteResult>;
+
+// Every score checks the reply's language: load the detector with the thread, not on its first foreign text.
+loadLanguageDetector();
 
 // Runs one engine call, timed; the scorer's input refusal becomes a value, anything else throws.
 function timed<T>(work: () => T): ThreadOutput<T> {
