@@ -1138,11 +1138,7 @@ async function facilitatorReady(child: Child, children: Child[]): Promise<ChainI
 
 // The paid target: reads the live 402 offer once, then signs each case's requests ahead of it.
 async function paidTarget(name: 'paid' | 'paid-2s', url: string, prefix: string): Promise<Target> {
-  const quote = await fetch(url);
-  const offer = (await quote.json()) as { resource: { url: string }; accepts: Array<Record<string, unknown>> };
-  if (quote.status !== 402) throw new Error(`GET ${url} answered ${quote.status}, not the 402 quote`);
-  const { scheme, network, amount, asset, payTo, maxTimeoutSeconds, extra } = offer.accepts[0];
-  const paidOffer = { resourceUrl: offer.resource.url, requirement: { scheme, network, amount, asset, payTo, maxTimeoutSeconds, extra } } as PaidOffer;
+  const paidOffer = await readOffer(url);
   let pool: PaidRequest[] = [];
   let next = 0;
   return {

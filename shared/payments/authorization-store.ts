@@ -203,14 +203,14 @@ export async function storeResult(
     ]);
   let row: AuthorizationRow | undefined = (await store())[0];
   if (!row) {
-    // Still reserved: the statement found no code for the payer (see referralCodeCtes); make it and
-    // store again. Otherwise a concurrent replay stored its (identical) result first: read that one.
-    const current = await getAuthorization(db, id);
-    if (current?.status === 'reserved') {
+    // Nothing stored. Not reserved any more: a concurrent replay stored its (identical) result
+    // first, and this is it. Still reserved: the statement found no code for the payer (see
+    // referralCodeCtes); make it and store again.
+    row = await getAuthorization(db, id);
+    if (row?.status === 'reserved') {
       await referralCodeFor(db, payer);
-      row = (await store())[0];
+      row = (await store())[0] ?? (await getAuthorization(db, id));
     }
-    row ??= await getAuthorization(db, id);
   }
   if (!row) throw new Error(`authorization ${id} not found`);
   return row;

@@ -84,3 +84,22 @@ export async function truncateAll(query: (sql: string) => Promise<unknown>): Pro
 after(async function dropTestDatabases() {
   for (const name of [...created]) await dropDatabase(name);
 });
+
+/**
+ * Resolves once exactly `count` sessions of the current database wait on a lock: the statements a
+ * race test started are all blocked where it wants them.
+ * @param query - runs SQL on the database (a DataSource's query)
+ * @param count - sessions expected to wait
+ * @param timeoutMs - how long to wait before failing
+ */
+export async function waitForLockWaiters(query: (sql: string) => Promise<unknown>, count: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = (await query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    )) as Array<{ n: number }>;
+    if (rows[0].n === count) return;
+    if (Date.now() > deadline) throw new Error(`expected ${count} sessions waiting for a lock, saw ${rows[0].n}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

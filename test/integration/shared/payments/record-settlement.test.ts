@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '../../../../shared/db/create-data-source';
 import { recordSettlement, type LedgerEntry } from '../../../../shared/payments/authorization-store';
 import { PRODUCT_TERMS, PRODUCTS } from '../../../../shared/products';
-import { ensureTestDatabase, truncateAll } from '../../../helpers/db';
+import { ensureTestDatabase, truncateAll, waitForLockWaiters } from '../../../helpers/db';
 
 const USDC = '0x0000000000000000000000000000000000000001';
 
@@ -79,18 +79,6 @@ describe('recordSettlement on the database (the settlement function)', function 
     };
   }
 
-  async function waitUntilWaiting(count: number): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const rows = (await ds.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      )) as Array<{ n: number }>;
-      if (rows[0].n === count) return;
-      if (Date.now() > deadline) throw new Error(`expected ${count} sessions waiting for a lock, saw ${rows[0].n}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
   // Starts the settlements one after another, each once the ones before it wait, then releases them.
   async function settleTogether(ids: string[]): Promise<Array<LedgerEntry | undefined>> {
     const release = await holdReferralWrites();
@@ -100,7 +88,7 @@ describe('recordSettlement on the database (the settlement function)', function 
         settling.push(recordSettlement(ds, id, `0x${randomUUID().replace(/-/g, '')}`));
         // Unhandled until awaited below; a failure shows there.
         settling[settling.length - 1].catch(() => undefined);
-        await waitUntilWaiting(settling.length);
+        await waitForLockWaiters((sql) => ds.query(sql), settling.length);
       }
     } finally {
       await release();

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '../../../../shared/db/create-data-source';
 import { reserveAuthorization, storeResult, type AuthorizationRow } from '../../../../shared/payments/authorization-store';
-import { ensureTestDatabase, truncateAll } from '../../../helpers/db';
+import { ensureTestDatabase, truncateAll, waitForLockWaiters } from '../../../helpers/db';
 
 const USDC = '0x0000000000000000000000000000000000000001';
 const RESULT = {
@@ -71,7 +71,7 @@ describe('storeResult on the database (the result and the payer\'s referral code
       await other.query('BEGIN');
       await other.query(`INSERT INTO referral_codes (wallet, code) VALUES ($1, 'HL-RACE0001')`, [payer]);
       const storing = storeResult(ds, row, RESULT);
-      await waitForLockWait(ds);
+      await waitForLockWaiters((sql) => ds.query(sql), 1);
       await other.query('COMMIT');
       const stored = await storing;
       expect(stored.status).to.equal('scored');
@@ -88,13 +88,3 @@ describe('storeResult on the database (the result and the payer\'s referral code
     expect(again.response).to.deep.equal(first.response);
   });
 });
-
-// Resolves once a statement of this database waits on a lock (the store blocked on the uncommitted code).
-async function waitForLockWait(ds: DataSource): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const rows = (await ds.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as unknown[];
-    if (rows.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('the store never waited on the other call\'s code');
-}
