@@ -117,7 +117,9 @@ describe('scoring jobs across the queue', function () {
     it('stops listening once a job nobody waits for is removed before it runs', async function () {
       const prefix = `${stack.config.redis.queuePrefix}-unworked`;
       const idle = new Queue(QUEUE.scoring, { connection: stack.deps.redis, prefix });
-      const events = new QueueEvents(QUEUE.scoring, { connection: { url: stack.config.redis.url }, prefix });
+      // Read this fresh prefix's stream from its start: QueueEvents' default ('$') begins at its first
+      // XREAD, which may come after the remove below (a flake seen in CI).
+      const events = new QueueEvents(QUEUE.scoring, { connection: { url: stack.config.redis.url }, prefix, lastEventId: '0-0' });
       try {
         await events.waitUntilReady();
         bindQueueEvents(idle, events);
