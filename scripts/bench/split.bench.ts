@@ -1,0 +1,351 @@
+// `npm run bench:split`: the free score's web and worker, each measured alone against its floor
+// counterpart, so that where goal 3 of issue 17 goes (free score against the floor) is not hidden
+// by the two processes competing for the same two cores, which in `bench:http` moves every
+// process's CPU per call by tens of percent between cases.
+//
+// web: the service's web (`api/server`) and floor-pg's web (scripts/bench/noop-round-trip.ts,
+// `floor-pg-web`: a bare Koa app with the free round's one PostgreSQL statement) take the same free
+// score requests from autocannon; one canned worker in this process answers both webs' jobs at once
+// with one engine result computed before the run, so nothing but the web differs. Reported: each
+// web process's own CPU per 200 (from /proc), its throughput and p50, at 1 and 50 connections.
+//
+// worker: the service's worker (`workers/main`) and the floor's worker (`floor-worker`: BullMQ over
+// the same Piscina pool, nothing else) each drain BENCH_SPLIT_JOBS jobs queued before they start
+// taking them (their CPU per job, threads included), then run BENCH_SPLIT_SERIAL jobs one at a time
+// (the round trip from the add to the completion event: what one connection waits on).
+//
+// Every case runs once per round (BENCH_ROUNDS, 3), the two sides in turn; medians over rounds,
+// each round in brackets. Children run from the sources under tsx (load time differs from compiled
+// JS, steady-state code does not), on a throwaway database and a unique BullMQ prefix, both
+// removed at the end. Environment: BENCH_ROUNDS, BENCH_SECONDS (8), BENCH_SPLIT_JOBS (1500),
+// BENCH_SPLIT_SERIAL (400), BENCH_REDIS_URL, BENCH_PG_ADMIN_URL, BENCH_KEEP_LOGS=1.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Client } from 'pg';
+import { QUEUE, SCORE_TEXT_JOB } from '../../jobs';
+import { loadConfig } from '../../shared/config';
+import { createDataSource } from '../../shared/db/create-data-source';
+import { readDatabaseId } from '../../shared/db/database-identity';
+import { PROFILES } from '../../shared/profiles';
+import { scoreText } from '../../shared/scoring';
+import { FLOOR_PG_QUEUE, FLOOR_QUEUE } from './noop-round-trip';
+import { median } from './stats';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
+const SECONDS = positiveInt('BENCH_SECONDS', 8);
+const JOBS = positiveInt('BENCH_SPLIT_JOBS', 1500);
+const SERIAL = positiveInt('BENCH_SPLIT_SERIAL', 400);
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// /proc/<pid>/stat counts CPU in clock ticks; Linux reports them at 100 per second to user space.
+const MS_PER_TICK = 10;
+
+const TEXT = "Honestly I'd just ring them tomorrow morning and ask what happened with the order; it's probably a mix-up at the depot and they'll sort it out.";
+const INCOMING = 'My parcel never arrived and the tracking says delivered. What should I do?';
+const PROFILE = PROFILES[0].id;
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+function out(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function cpuMsOf(pid: number): number {
+  // Fields after the command name: utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+interface Child {
+  name: string;
+  proc: ChildProcess;
+}
+
+function startChild(name: string, entry: string, args: string[], env: Record<string, string>, logDir: string): Child {
+  const fd = openSync(path.join(logDir, `${name}.log`), 'a');
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  return { name, proc };
+}
+
+async function stopChild(child: Child): Promise<void> {
+  if (child.proc.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.proc.once('exit', resolve));
+  child.proc.kill('SIGTERM');
+  const timer = setTimeout(() => child.proc.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function until(what: string, check: () => Promise<boolean>, children: Child[], timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const dead = children.find((c) => c.proc.exitCode !== null);
+    if (dead) throw new Error(`${dead.name} exited (code ${dead.proc.exitCode}) while waiting for ${what}`);
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function body(i: number): string {
+  return JSON.stringify({
+    data_consent: true,
+    proposed_text: `${TEXT} (${i % 11})`,
+    incoming_message: INCOMING,
+    target_profile: PROFILE,
+    response_delay_seconds: 20 + (i % 50),
+  });
+}
+
+interface WebRound {
+  rps: number;
+  p50: number;
+  cpuPerCall: number;
+}
+
+async function loadWeb(child: Child, url: string, connections: number, seconds: number): Promise<WebRound> {
+  let i = 0;
+  const before = cpuMsOf(child.proc.pid!);
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        // A caller per request, as the free tier is used (X-Forwarded-For with TRUSTED_PROXY_HOPS=1).
+        setupRequest: (req) => {
+          i++;
+          return { ...req, headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${(i >> 8) & 255}.${i & 255}` }, body: body(i) };
+        },
+      },
+    ],
+  });
+  const cpu = cpuMsOf(child.proc.pid!) - before;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${child.name}: ${result.non2xx} non-2xx and ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, cpuPerCall: cpu / result['2xx'] };
+}
+
+interface WorkerRound {
+  cpuPerJob: number;
+  serialP50: number;
+}
+
+async function runWorker(child: Child, queue: Queue, events: QueueEvents, job: (i: number) => { name: string; data: object }): Promise<WorkerRound> {
+  // Drain: the jobs wait in a paused queue, so the worker's CPU is counted only while it works.
+  await queue.pause();
+  const warm = Math.ceil(JOBS / 5);
+  const add = async (from: number, count: number) => {
+    for (let k = 0; k < count; k += 500) {
+      const n = Math.min(500, count - k);
+      await queue.addBulk(Array.from({ length: n }, (_, j) => ({ ...job(from + k + j), opts: { jobId: randomUUID(), removeOnComplete: true, removeOnFail: true } })));
+    }
+  };
+  const drain = async (count: number) => {
+    const before = cpuMsOf(child.proc.pid!);
+    await queue.resume();
+    await until(`${child.name} to drain ${count} jobs`, async () => (await queue.count()) === 0 && (await queue.getActiveCount()) === 0, [child], 600_000);
+    const cpu = cpuMsOf(child.proc.pid!) - before;
+    await queue.pause();
+    return cpu / count;
+  };
+  await add(0, warm);
+  await drain(warm);
+  await add(warm, JOBS);
+  const cpuPerJob = await drain(JOBS);
+  await queue.resume();
+  // Serial: one job at a time, as one connection's free scores reach the worker.
+  const trips: number[] = [];
+  for (let i = 0; i < SERIAL; i++) {
+    const started = process.hrtime.bigint();
+    const added = await queue.add(job(i).name, job(i).data, { jobId: randomUUID(), removeOnComplete: { age: 60 }, removeOnFail: { age: 60 } });
+    await added.waitUntilFinished(events, 10_000);
+    trips.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return { cpuPerJob, serialP50: median(trips.slice(Math.ceil(SERIAL / 10))) };
+}
+
+function report(label: string, unit: string, rounds: number[], digits = 3): number {
+  const m = median(rounds);
+  out(`  ${label}: ${m.toFixed(digits)}${unit ? ` ${unit}` : ''} [${rounds.map((x) => x.toFixed(digits)).join(', ')}]`);
+  return m;
+}
+
+async function main(): Promise<void> {
+  if (process.env.NODE_ENV === 'production') throw new Error('the bench refuses to run with NODE_ENV=production');
+  const run = `${process.pid}-${randomBytes(3).toString('hex')}`;
+  const dbName = `humanlike_split_${run.replace('-', '_')}`;
+  const prefix = `bench-split-${run}`;
+  const logDir = mkdtempSync(path.join(tmpdir(), 'humanlike-split-'));
+  const children: Child[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
+  let failed = false;
+  try {
+    await admin(`CREATE DATABASE "${dbName}"`);
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${dbName}`;
+    const databaseUrl = url.toString();
+    const ds = createDataSource({ url: databaseUrl, poolMax: 1, ssl: false }, 'bench-split');
+    await ds.initialize();
+    await ds.runMigrations();
+    const databaseId = await readDatabaseId(ds);
+    await ds.destroy();
+
+    const serviceEnv: Record<string, string> = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      DATABASE_URL: databaseUrl,
+      TRUSTED_PROXY_HOPS: '1',
+      CALLER_HASH_KEY: `bench-${randomBytes(16).toString('hex')}`,
+      FREE_SCORE_LIMIT: '1000000000',
+      FREE_WISHLIST_REQUIRED_FROM: '1000000001',
+    };
+    const config = loadConfig({ ...process.env, ...serviceEnv });
+    const floorEnv = { REDIS_URL, QUEUE_PREFIX: prefix, NOOP_CONCURRENCY: String(config.scoring.concurrency), FLOOR_THREADS: String(config.scoring.threads) };
+    out(`split bench: ${ROUNDS} round(s), ${SECONDS} s per web case, ${JOBS} jobs drained and ${SERIAL} serial per worker case, node ${process.version}, ${config.scoring.threads} scoring threads`);
+
+    // Web: one canned worker answers both webs' jobs with a result computed once.
+    const canned = { score: scoreText({ text: TEXT, incoming: INCOMING, profile: PROFILE, delaySeconds: 30, deep: false }), threadMs: 0 };
+    const cannedWorkers = [QUEUE.scoring, FLOOR_PG_QUEUE].map(
+      (name) => new Worker(name, async () => canned, { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix, concurrency: 16 }),
+    );
+    closers.push(() => Promise.all(cannedWorkers.map((w) => w.close())));
+    const ports = [await freePort(), await freePort()];
+    const started = [
+      { child: startChild('service web', 'api/server.ts', [], { ...serviceEnv, PORT: String(ports[0]) }, logDir), url: `http://127.0.0.1:${ports[0]}/api/score` },
+      {
+        child: startChild('floor-pg web', 'scripts/bench/noop-round-trip.ts', ['floor-pg-web'], { ...floorEnv, DATABASE_URL: databaseUrl, PORT: String(ports[1]) }, logDir),
+        url: `http://127.0.0.1:${ports[1]}/`,
+      },
+    ];
+    children.push(...started.map((w) => w.child));
+    for (const w of started) {
+      await until(`${w.child.name} to score`, async () => {
+        const res = await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.8.0.1' }, body: body(0) });
+        return res.status === 200;
+      }, children);
+    }
+    const web: Record<string, Record<number, WebRound[]>> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const connections of [1, 50]) {
+        for (const w of started) {
+          await loadWeb(w.child, w.url, connections, 2); // warm-up
+          ((web[w.child.name] ??= {})[connections] ??= []).push(await loadWeb(w.child, w.url, connections, SECONDS));
+        }
+      }
+    }
+    await Promise.all(started.map((w) => stopChild(w.child)));
+    children.length = 0;
+    // The scoring queue is the service worker's from here on.
+    await Promise.all(cannedWorkers.map((w) => w.close()));
+
+    // Worker: each drains jobs queued ahead, then runs jobs one at a time.
+    const scoring = new Queue(QUEUE.scoring, { connection: { url: REDIS_URL }, prefix });
+    const floorQueue = new Queue(FLOOR_QUEUE, { connection: { url: REDIS_URL }, prefix });
+    const scoringEvents = new QueueEvents(QUEUE.scoring, { connection: { url: REDIS_URL }, prefix });
+    const floorEvents = new QueueEvents(FLOOR_QUEUE, { connection: { url: REDIS_URL }, prefix });
+    closers.push(() => scoringEvents.close(), () => floorEvents.close(), () => scoring.obliterate({ force: true }).then(() => scoring.close()));
+    closers.push(() => floorQueue.obliterate({ force: true }).then(() => floorQueue.close()));
+    await Promise.all([scoringEvents.waitUntilReady(), floorEvents.waitUntilReady()]);
+    const workers = [
+      {
+        child: startChild('service worker', 'workers/main.ts', [], serviceEnv, logDir),
+        queue: scoring,
+        events: scoringEvents,
+        job: (i: number) => ({ name: SCORE_TEXT_JOB, data: { input: { text: `${TEXT} (${i % 11})`, incoming: INCOMING, profile: PROFILE, delaySeconds: 30, deep: false }, reqId: randomUUID(), databaseId } }),
+      },
+      {
+        child: startChild('floor worker', 'scripts/bench/noop-round-trip.ts', ['floor-worker'], floorEnv, logDir),
+        queue: floorQueue,
+        events: floorEvents,
+        job: (i: number) => ({ name: 'floor', data: { text: `${TEXT} (${i % 11})`, incoming: INCOMING, profile: PROFILE, delaySeconds: 30 } }),
+      },
+    ];
+    children.push(...workers.map((w) => w.child));
+    for (const w of workers) await until(`${w.child.name} to take jobs`, async () => (await w.queue.getWorkersCount()) > 0, children);
+    const worker: Record<string, WorkerRound[]> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const w of workers) (worker[w.child.name] ??= []).push(await runWorker(w.child, w.queue, w.events, w.job));
+    }
+
+    out('\nweb alone (one canned worker answers both; CPU of the web process per 200):');
+    const ratios: string[] = [];
+    for (const connections of [1, 50]) {
+      const cpu = (name: string) => report(`${name} x${connections} CPU`, 'ms per 200', web[name][connections].map((r) => r.cpuPerCall));
+      const service = cpu('service web');
+      const floor = cpu('floor-pg web');
+      report(`service web x${connections} req/s`, '', web['service web'][connections].map((r) => r.rps), 1);
+      report(`floor-pg web x${connections} req/s`, '', web['floor-pg web'][connections].map((r) => r.rps), 1);
+      // autocannon reports latency percentiles in whole milliseconds.
+      report(`service web x${connections} p50`, 'ms', web['service web'][connections].map((r) => r.p50), 0);
+      report(`floor-pg web x${connections} p50`, 'ms', web['floor-pg web'][connections].map((r) => r.p50), 0);
+      ratios.push(`web CPU x${connections}: service ${(service / floor).toFixed(2)}x floor-pg's`);
+    }
+    out('\nworker alone (CPU of the worker process, threads included, per job; serial: add to completion event, one job at a time):');
+    const serviceJob = report('service worker drain CPU', 'ms per job', worker['service worker'].map((r) => r.cpuPerJob));
+    const floorJob = report('floor worker drain CPU', 'ms per job', worker['floor worker'].map((r) => r.cpuPerJob));
+    const serviceSerial = report('service worker serial p50', 'ms', worker['service worker'].map((r) => r.serialP50));
+    const floorSerial = report('floor worker serial p50', 'ms', worker['floor worker'].map((r) => r.serialP50));
+    ratios.push(`worker CPU per job: service ${(serviceJob / floorJob).toFixed(2)}x the floor's`, `worker serial p50: service ${(serviceSerial / floorSerial).toFixed(2)}x the floor's`);
+    out(`\nratios of the medians:\n${ratios.join('\n')}`);
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    await Promise.all(children.map(stopChild));
+    for (const close of closers) await close().catch(() => undefined);
+    await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+    if (failed || process.env.BENCH_KEEP_LOGS === '1') out(`child logs kept in ${logDir}`);
+    else rmSync(logDir, { recursive: true, force: true });
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`split bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
