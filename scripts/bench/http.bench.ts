@@ -89,19 +89,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { QUEUE } from '../../jobs';
 import { loadConfig } from '../../shared/config';
-import { createDataSource } from '../../shared/db/create-data-source';
 import { createFacilitator } from '../../shared/payments/facilitator-client';
 import { PROFILES } from '../../shared/profiles';
 import { FLOOR_PG_QUEUE, FLOOR_QUEUE, NOOP_QUEUE, jobFrom, reserveRoundQuery } from './noop-round-trip';
+import { CLOCK_TICK, adminStatement, createMigratedDatabase, freePort, procStat, removeQueueKeys } from './bench-env';
 import { post, runClosedLoop } from './closed-loop';
 import { median, percentile, sorted } from './stats';
 import {
@@ -284,15 +282,6 @@ async function stopChild(child: Child, graceMs: number): Promise<void> {
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
-}
-
 async function waitFor(what: string, check: () => Promise<boolean>, children: Child[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
@@ -312,58 +301,6 @@ async function waitFor(what: string, check: () => Promise<boolean>, children: Ch
 // ---------------------------------------------------------------------------------------------
 // Database and Redis setup/teardown.
 
-function databaseUrl(name: string): string {
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-async function createMigratedDatabase(name: string): Promise<string> {
-  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = databaseUrl(name);
-  const ds = createDataSource({ url, poolMax: 1, ssl: false }, 'bench-migrate');
-  await ds.initialize();
-  try {
-    await ds.runMigrations();
-  } finally {
-    await ds.destroy();
-  }
-  return url;
-}
-
-async function cleanRedis(prefix: string): Promise<void> {
-  for (const name of [...Object.values(QUEUE), NOOP_QUEUE]) {
-    const queue = new Queue(name, { connection: { url: REDIS_URL }, prefix });
-    try {
-      await queue.obliterate({ force: true });
-    } finally {
-      await queue.close();
-    }
-  }
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Measurement: autocannon, CPU per process, job timeline.
 
@@ -374,20 +311,8 @@ interface CpuSample {
   wall: number;
 }
 
-const CLOCK_TICK = 100; // USER_HZ on Linux
 // Shared servers whose CPU is worth naming (read from /proc; never signalled).
 const SERVER_COMMANDS: Record<string, string> = { 'redis-server': 'redis', postgres: 'postgres' };
-
-function procStat(pid: number): { comm: string; cpu: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime + stime, every thread of the process included (the Piscina threads of the worker).
-    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), cpu: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICK };
-  } catch {
-    return undefined;
-  }
-}
 
 function machineBusySeconds(): number {
   try {
@@ -777,9 +702,9 @@ async function main(): Promise<void> {
     for (const child of [...children].reverse()) {
       await stopChild(child, 20_000).catch((err: unknown) => out(`warning: stopping ${child.name}: ${String(err)}`));
     }
-    for (const p of [prefix, slowPrefix]) await cleanRedis(p).catch((err: unknown) => out(`warning: Redis cleanup under ${p}: ${String(err)}`));
+    for (const p of [prefix, slowPrefix]) await removeQueueKeys(REDIS_URL, p, [...Object.values(QUEUE), NOOP_QUEUE]).catch((err: unknown) => out(`warning: Redis cleanup under ${p}: ${String(err)}`));
     if (dbCreated) {
-      await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((err: unknown) => out(`warning: dropping ${dbName}: ${String(err)}`));
+      await adminStatement(PG_ADMIN_URL, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((err: unknown) => out(`warning: dropping ${dbName}: ${String(err)}`));
     }
     if (failed || KEEP_LOGS) out(`child logs kept in ${logDir}`);
     else rmSync(logDir, { recursive: true, force: true });
@@ -797,7 +722,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
 
   try {
-    const databaseUrlForRun = await createMigratedDatabase(dbName);
+    const databaseUrlForRun = await createMigratedDatabase(PG_ADMIN_URL, dbName);
     dbCreated = true;
     const runner = FROM_SOURCE ? sourceRunner() : await compiledRunner(buildDir);
     const [scorePort, noopPort, facilitatorPort] = [await freePort(), await freePort(), await freePort()];

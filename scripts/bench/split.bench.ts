@@ -21,19 +21,18 @@
 // BENCH_SPLIT_SERIAL (400), BENCH_REDIS_URL, BENCH_PG_ADMIN_URL, BENCH_KEEP_LOGS=1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Queue, QueueEvents, Worker } from 'bullmq';
-import { Client } from 'pg';
 import { QUEUE, SCORE_TEXT_JOB } from '../../jobs';
 import { loadConfig } from '../../shared/config';
 import { createDataSource } from '../../shared/db/create-data-source';
 import { readDatabaseId } from '../../shared/db/database-identity';
 import { PROFILES } from '../../shared/profiles';
 import { scoreText } from '../../shared/scoring';
+import { adminStatement, createMigratedDatabase, freePort, procStat, removeQueueKeys } from './bench-env';
 import { FLOOR_PG_QUEUE, FLOOR_QUEUE } from './noop-round-trip';
 import { median } from './stats';
 
@@ -44,8 +43,6 @@ const JOBS = positiveInt('BENCH_SPLIT_JOBS', 1500);
 const SERIAL = positiveInt('BENCH_SPLIT_SERIAL', 400);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-// /proc/<pid>/stat counts CPU in clock ticks; Linux reports them at 100 per second to user space.
-const MS_PER_TICK = 10;
 
 const TEXT = "Honestly I'd just ring them tomorrow morning and ask what happened with the order; it's probably a mix-up at the depot and they'll sort it out.";
 const INCOMING = 'My parcel never arrived and the tracking says delivered. What should I do?';
@@ -63,20 +60,10 @@ function out(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-function cpuMsOf(pid: number): number {
-  // Fields after the command name: utime and stime are the 12th and 13th.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
-}
-
-async function admin(sql: string): Promise<void> {
-  const client = new Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+function cpuMsOf(child: Child): number {
+  const stat = procStat(child.proc.pid!);
+  if (!stat) throw new Error(`${child.name} exited during its case`);
+  return stat.cpu * 1000;
 }
 
 interface Child {
@@ -133,7 +120,7 @@ interface WebRound {
 
 async function loadWeb(child: Child, url: string, connections: number, seconds: number): Promise<WebRound> {
   let i = 0;
-  const before = cpuMsOf(child.proc.pid!);
+  const before = cpuMsOf(child);
   const result = await autocannon({
     url,
     method: 'POST',
@@ -149,7 +136,7 @@ async function loadWeb(child: Child, url: string, connections: number, seconds: 
       },
     ],
   });
-  const cpu = cpuMsOf(child.proc.pid!) - before;
+  const cpu = cpuMsOf(child) - before;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${child.name}: ${result.non2xx} non-2xx and ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, cpuPerCall: cpu / result['2xx'] };
 }
@@ -170,10 +157,10 @@ async function runWorker(child: Child, queue: Queue, events: QueueEvents, job: (
     }
   };
   const drain = async (count: number) => {
-    const before = cpuMsOf(child.proc.pid!);
+    const before = cpuMsOf(child);
     await queue.resume();
     await until(`${child.name} to drain ${count} jobs`, async () => (await queue.count()) === 0 && (await queue.getActiveCount()) === 0, [child], 600_000);
-    const cpu = cpuMsOf(child.proc.pid!) - before;
+    const cpu = cpuMsOf(child) - before;
     await queue.pause();
     return cpu / count;
   };
@@ -209,15 +196,10 @@ async function main(): Promise<void> {
   const closers: (() => Promise<unknown>)[] = [];
   let failed = false;
   try {
-    await admin(`CREATE DATABASE "${dbName}"`);
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${dbName}`;
-    const databaseUrl = url.toString();
+    const databaseUrl = await createMigratedDatabase(PG_ADMIN_URL, dbName);
     const ds = createDataSource({ url: databaseUrl, poolMax: 1, ssl: false }, 'bench-split');
     await ds.initialize();
-    await ds.runMigrations();
-    const databaseId = await readDatabaseId(ds);
-    await ds.destroy();
+    const databaseId = await readDatabaseId(ds).finally(() => ds.destroy());
 
     const serviceEnv: Record<string, string> = {
       NODE_ENV: 'test',
@@ -275,8 +257,7 @@ async function main(): Promise<void> {
     const floorQueue = new Queue(FLOOR_QUEUE, { connection: { url: REDIS_URL }, prefix });
     const scoringEvents = new QueueEvents(QUEUE.scoring, { connection: { url: REDIS_URL }, prefix });
     const floorEvents = new QueueEvents(FLOOR_QUEUE, { connection: { url: REDIS_URL }, prefix });
-    closers.push(() => scoringEvents.close(), () => floorEvents.close(), () => scoring.obliterate({ force: true }).then(() => scoring.close()));
-    closers.push(() => floorQueue.obliterate({ force: true }).then(() => floorQueue.close()));
+    closers.push(() => scoringEvents.close(), () => floorEvents.close(), () => scoring.close(), () => floorQueue.close());
     await Promise.all([scoringEvents.waitUntilReady(), floorEvents.waitUntilReady()]);
     const workers = [
       {
@@ -325,21 +306,11 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(children.map(stopChild));
     for (const close of closers) await close().catch(() => undefined);
-    await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+    await removeQueueKeys(REDIS_URL, prefix, [...Object.values(QUEUE), FLOOR_QUEUE, FLOOR_PG_QUEUE]).catch((err: unknown) => out(`warning: Redis cleanup under ${prefix}: ${String(err)}`));
+    await adminStatement(PG_ADMIN_URL, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
     if (failed || process.env.BENCH_KEEP_LOGS === '1') out(`child logs kept in ${logDir}`);
     else rmSync(logDir, { recursive: true, force: true });
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 main().then(
