@@ -1,11 +1,42 @@
-// What the HTTP benches share: a throwaway migrated database, a free loopback port, a process's CPU,
-// and the removal of a run's Redis keys.
+// What the HTTP benches share: the service children's environment, a throwaway migrated database,
+// a free loopback port, a process's CPU, and the removal of a run's Redis keys.
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { createDataSource } from '../../shared/db/create-data-source';
+
+/** Where a bench's service children connect. */
+export interface ServiceTarget {
+  logLevel: string;
+  redisUrl: string;
+  queuePrefix: string;
+  databaseUrl: string;
+}
+
+/**
+ * The environment of a bench's service web and worker: loopback, callers from X-Forwarded-For
+ * (one trusted hop), a fresh caller-hash key, and the free cap lifted with the existing knobs for
+ * these children only (nothing in shared/config.ts is bench-specific).
+ * @param target - where they connect
+ * @returns the variables
+ */
+export function serviceEnv(target: ServiceTarget): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: target.logLevel,
+    HOST: '127.0.0.1',
+    REDIS_URL: target.redisUrl,
+    QUEUE_PREFIX: target.queuePrefix,
+    DATABASE_URL: target.databaseUrl,
+    TRUSTED_PROXY_HOPS: '1',
+    CALLER_HASH_KEY: `bench-${randomBytes(16).toString('hex')}`,
+    FREE_SCORE_LIMIT: '1000000000',
+    FREE_WISHLIST_REQUIRED_FROM: '1000000001',
+  };
+}
 
 /** Clock ticks per second of /proc/<pid>/stat's CPU fields (USER_HZ, 100 on Linux). */
 export const CLOCK_TICK = 100;
@@ -109,4 +140,28 @@ export async function removeQueueKeys(redisUrl: string, prefix: string, queues: 
   } finally {
     await redis.quit();
   }
+}
+
+/**
+ * Runs a bench's cleanup on SIGINT or SIGTERM (once), then exits with 130, so an interrupted run
+ * leaves no children, database or Redis keys behind.
+ * @param cleanup - the run's cleanup
+ * @returns removes the handlers and tells whether a signal already started the cleanup: call it
+ *   before the run's own cleanup, which runs only when it answers false
+ */
+export function cleanUpOnInterrupt(cleanup: () => Promise<void>): () => boolean {
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stdout.write('interrupted; cleaning up\n');
+    cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    return interrupted;
+  };
 }

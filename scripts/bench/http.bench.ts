@@ -85,10 +85,9 @@
 //
 // A case where more than 1% of responses are not 200 (or never came) fails the run: a bench of
 // 429s (or 402s) would measure the refusal path, not scoring.
-import { spawn, type ChildProcess } from 'node:child_process';
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -99,7 +98,8 @@ import { loadConfig } from '../../shared/config';
 import { createFacilitator } from '../../shared/payments/facilitator-client';
 import { PROFILES } from '../../shared/profiles';
 import { FLOOR_PG_QUEUE, FLOOR_QUEUE, NOOP_QUEUE, jobFrom, reserveRoundQuery } from './noop-round-trip';
-import { CLOCK_TICK, adminStatement, createMigratedDatabase, freePort, procStat, removeQueueKeys } from './bench-env';
+import { FROM_SOURCE, benchRunner, logTail, startChild, stopChild, waitFor, type Child } from './children';
+import { CLOCK_TICK, cleanUpOnInterrupt, serviceEnv as serviceEnvFor, adminStatement, createMigratedDatabase, freePort, procStat, removeQueueKeys } from './bench-env';
 import { post, runClosedLoop } from './closed-loop';
 import { median, percentile, sorted } from './stats';
 import {
@@ -120,9 +120,7 @@ const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
 const KEEP_LOGS = process.env.BENCH_KEEP_LOGS === '1';
-const CHILD_NODE_ARGS = (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const CONNECTIONS = connectionList(process.env.BENCH_CONNECTIONS ?? '1,50');
 const MAX_NON_200 = 0.01;
 const GOAL_THROUGHPUT_RATIO = 0.7;
@@ -196,106 +194,6 @@ const BODIES = Array.from({ length: 35 }, (_, i) => bodyFor(i));
 function callerAddress(i: number): string {
   const n = i % CALLERS;
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Children: the service's web and worker entries and the no-op's, each logging to a file.
-
-interface Child {
-  name: string;
-  proc: ChildProcess;
-  logFile: string;
-  exited: Promise<number | null>;
-}
-
-/** How the children run: compiled JS under plain node (as the Procfile does), or the sources under tsx. */
-interface Runner {
-  /** Node arguments that start `entry` (a path from the repository root, without extension). */
-  argsFor(entry: string): string[];
-}
-
-// Non-TypeScript folders the compiled modules read at startup (the starter kit's downloadable files).
-const RUNTIME_ASSET_DIRS = ['api/starter-kit/files'];
-
-function sourceRunner(): Runner {
-  return { argsFor: (entry) => ['--import', 'tsx', path.join(ROOT, `${entry}.ts`)] };
-}
-
-async function compiledRunner(outDir: string): Promise<Runner> {
-  const tsc = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--outDir', outDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  tsc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  tsc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const code = await new Promise<number | null>((resolve) => tsc.once('exit', resolve));
-  // tsc emits despite type errors (someone may be mid-change elsewhere); refuse only when nothing was emitted.
-  if (code !== 0) out(`warning: tsc exited with ${code} while building the bench copy:\n${output.split('\n').slice(0, 8).join('\n')}`);
-  // Files the modules read beside themselves at startup, which tsc does not emit.
-  for (const dir of RUNTIME_ASSET_DIRS) cpSync(path.join(ROOT, dir), path.join(outDir, dir), { recursive: true });
-  return {
-    argsFor(entry) {
-      const file = path.join(outDir, `${entry}.js`);
-      if (!existsSync(file)) throw new Error(`the build has no ${file}`);
-      return [file];
-    },
-  };
-}
-
-function startChild(name: string, runner: Runner, entry: string, args: string[], env: Record<string, string>, logDir: string): Child {
-  const logFile = path.join(logDir, `${name}.log`);
-  const fd = openSync(logFile, 'a');
-  const proc = spawn(process.execPath, [...CHILD_NODE_ARGS, ...runner.argsFor(entry), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  return { name, proc, logFile, exited };
-}
-
-function logTail(child: Child, lines = 15): string {
-  try {
-    return readFileSync(child.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-async function stopChild(child: Child, graceMs: number): Promise<void> {
-  if (child.proc.exitCode !== null || child.proc.signalCode !== null) return;
-  child.proc.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = await Promise.race([
-    child.exited.then(() => false),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), graceMs);
-    }),
-  ]);
-  clearTimeout(timer);
-  if (timedOut) {
-    out(`warning: ${child.name} did not exit ${graceMs} ms after SIGTERM; killing it`);
-    child.proc.kill('SIGKILL');
-    await child.exited;
-  }
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, children: Child[], timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  for (;;) {
-    const dead = children.find((c) => c.proc.exitCode !== null);
-    if (dead) throw new Error(`${dead.name} exited (code ${dead.proc.exitCode}) while waiting for ${what}:\n${logTail(dead)}`);
-    const ready = await check().catch((err: unknown) => {
-      last = err instanceof Error ? err.message : String(err);
-      return false;
-    });
-    if (ready) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${last})`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -710,38 +608,22 @@ async function main(): Promise<void> {
     else rmSync(logDir, { recursive: true, force: true });
     rmSync(buildDir, { recursive: true, force: true });
   };
-  let interrupted = false;
-  const onSignal = () => {
-    if (interrupted) return;
-    interrupted = true;
-    out('interrupted; cleaning up');
+  const stopWatching = cleanUpOnInterrupt(() => {
     failed = true;
-    cleanup().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+    return cleanup();
+  });
 
   try {
     const databaseUrlForRun = await createMigratedDatabase(PG_ADMIN_URL, dbName);
     dbCreated = true;
-    const runner = FROM_SOURCE ? sourceRunner() : await compiledRunner(buildDir);
+    const runner = await benchRunner(buildDir);
     const [scorePort, noopPort, facilitatorPort] = [await freePort(), await freePort(), await freePort()];
     // The project's facilitator on its development chain, as the Procfile's `facilitator` line runs it.
     const facilitatorChild = startChild('facilitator', runner, 'facilitator/main', [], { LOG_LEVEL: 'info', FACILITATOR_PORT: String(facilitatorPort) }, logDir);
     children.push(facilitatorChild);
     const chain = await facilitatorReady(facilitatorChild, children);
-    const serviceEnv: Record<string, string> = {
-      NODE_ENV: 'test',
-      LOG_LEVEL,
-      HOST: '127.0.0.1',
-      REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      DATABASE_URL: databaseUrlForRun,
-      TRUSTED_PROXY_HOPS: '1',
-      CALLER_HASH_KEY: `bench-${randomBytes(16).toString('hex')}`,
-      // The bench-only lift of the free cap (existing knobs, set for these children only).
-      FREE_SCORE_LIMIT: '1000000000',
-      FREE_WISHLIST_REQUIRED_FROM: '1000000001',
+    const serviceEnv = {
+      ...serviceEnvFor({ logLevel: LOG_LEVEL, redisUrl: REDIS_URL, queuePrefix: prefix, databaseUrl: databaseUrlForRun }),
       ...paymentEnv(chain),
     };
     children.push(startChild('score web', runner, 'api/server', [], { ...serviceEnv, PORT: String(scorePort) }, logDir));
@@ -1019,7 +901,7 @@ async function main(): Promise<void> {
     failed = true;
     throw err;
   } finally {
-    if (!interrupted) await cleanup();
+    if (!stopWatching()) await cleanup();
   }
 }
 

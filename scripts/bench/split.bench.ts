@@ -15,13 +15,13 @@
 // (the round trip from the add to the completion event: what one connection waits on).
 //
 // Every case runs once per round (BENCH_ROUNDS, 3), the two sides in turn; medians over rounds,
-// each round in brackets. Children run from the sources under tsx (load time differs from compiled
-// JS, steady-state code does not), on a throwaway database and a unique BullMQ prefix, both
-// removed at the end. Environment: BENCH_ROUNDS, BENCH_SECONDS (8), BENCH_SPLIT_JOBS (1500),
-// BENCH_SPLIT_SERIAL (400), BENCH_REDIS_URL, BENCH_PG_ADMIN_URL, BENCH_KEEP_LOGS=1.
-import { spawn, type ChildProcess } from 'node:child_process';
+// each round in brackets. Children run as in `bench:http` (scripts/bench/children.ts: a compiled
+// copy, or the sources with BENCH_FROM_SOURCE=1; BENCH_CHILD_NODE_ARGS), on a throwaway database
+// and a unique BullMQ prefix, both removed at the end, also on Ctrl-C. Environment: BENCH_ROUNDS,
+// BENCH_SECONDS (8), BENCH_SPLIT_JOBS (1500), BENCH_SPLIT_SERIAL (400), BENCH_REDIS_URL,
+// BENCH_PG_ADMIN_URL, BENCH_KEEP_LOGS=1.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -32,11 +32,14 @@ import { createDataSource } from '../../shared/db/create-data-source';
 import { readDatabaseId } from '../../shared/db/database-identity';
 import { PROFILES } from '../../shared/profiles';
 import { scoreText } from '../../shared/scoring';
-import { adminStatement, createMigratedDatabase, freePort, procStat, removeQueueKeys } from './bench-env';
+import { adminStatement, cleanUpOnInterrupt, createMigratedDatabase, freePort, procStat, removeQueueKeys, serviceEnv as serviceEnvFor } from './bench-env';
+import { FROM_SOURCE, benchRunner, startChild, stopChild, waitFor, type Child } from './children';
 import { FLOOR_PG_QUEUE, FLOOR_QUEUE } from './noop-round-trip';
 import { median } from './stats';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+const STOP_GRACE_MS = 20_000;
+const READY_MS = 60_000;
 const ROUNDS = positiveInt('BENCH_ROUNDS', 3);
 const SECONDS = positiveInt('BENCH_SECONDS', 8);
 const JOBS = positiveInt('BENCH_SPLIT_JOBS', 1500);
@@ -64,42 +67,6 @@ function cpuMsOf(child: Child): number {
   const stat = procStat(child.proc.pid!);
   if (!stat) throw new Error(`${child.name} exited during its case`);
   return stat.cpu * 1000;
-}
-
-interface Child {
-  name: string;
-  proc: ChildProcess;
-}
-
-function startChild(name: string, entry: string, args: string[], env: Record<string, string>, logDir: string): Child {
-  const fd = openSync(path.join(logDir, `${name}.log`), 'a');
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  return { name, proc };
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.proc.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.proc.once('exit', resolve));
-  child.proc.kill('SIGTERM');
-  const timer = setTimeout(() => child.proc.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function until(what: string, check: () => Promise<boolean>, children: Child[], timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const dead = children.find((c) => c.proc.exitCode !== null);
-    if (dead) throw new Error(`${dead.name} exited (code ${dead.proc.exitCode}) while waiting for ${what}`);
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 function body(i: number): string {
@@ -159,7 +126,7 @@ async function runWorker(child: Child, queue: Queue, events: QueueEvents, job: (
   const drain = async (count: number) => {
     const before = cpuMsOf(child);
     await queue.resume();
-    await until(`${child.name} to drain ${count} jobs`, async () => (await queue.count()) === 0 && (await queue.getActiveCount()) === 0, [child], 600_000);
+    await waitFor(`${child.name} to drain ${count} jobs`, async () => (await queue.count()) === 0 && (await queue.getActiveCount()) === 0, [child], 600_000);
     const cpu = cpuMsOf(child) - before;
     await queue.pause();
     return cpu / count;
@@ -192,30 +159,34 @@ async function main(): Promise<void> {
   const dbName = `humanlike_split_${run.replace('-', '_')}`;
   const prefix = `bench-split-${run}`;
   const logDir = mkdtempSync(path.join(tmpdir(), 'humanlike-split-'));
+  // Inside the repository (ignored by git) so the compiled files resolve node_modules.
+  const buildDir = path.join(ROOT, '.bench', `build-split-${run}`);
   const children: Child[] = [];
   const closers: (() => Promise<unknown>)[] = [];
   let failed = false;
+  const cleanup = async () => {
+    await Promise.all(children.map((c) => stopChild(c, STOP_GRACE_MS).catch(() => undefined)));
+    for (const close of closers) await close().catch(() => undefined);
+    await removeQueueKeys(REDIS_URL, prefix, [...Object.values(QUEUE), FLOOR_QUEUE, FLOOR_PG_QUEUE]).catch((err: unknown) => out(`warning: Redis cleanup under ${prefix}: ${String(err)}`));
+    await adminStatement(PG_ADMIN_URL, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((err: unknown) => out(`warning: dropping ${dbName}: ${String(err)}`));
+    rmSync(buildDir, { recursive: true, force: true });
+    if (failed || process.env.BENCH_KEEP_LOGS === '1') out(`child logs kept in ${logDir}`);
+    else rmSync(logDir, { recursive: true, force: true });
+  };
+  const stopWatching = cleanUpOnInterrupt(() => {
+    failed = true;
+    return cleanup();
+  });
   try {
-    const databaseUrl = await createMigratedDatabase(PG_ADMIN_URL, dbName);
+    const [databaseUrl, runner] = await Promise.all([createMigratedDatabase(PG_ADMIN_URL, dbName), benchRunner(buildDir)]);
     const ds = createDataSource({ url: databaseUrl, poolMax: 1, ssl: false }, 'bench-split');
     await ds.initialize();
     const databaseId = await readDatabaseId(ds).finally(() => ds.destroy());
 
-    const serviceEnv: Record<string, string> = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      DATABASE_URL: databaseUrl,
-      TRUSTED_PROXY_HOPS: '1',
-      CALLER_HASH_KEY: `bench-${randomBytes(16).toString('hex')}`,
-      FREE_SCORE_LIMIT: '1000000000',
-      FREE_WISHLIST_REQUIRED_FROM: '1000000001',
-    };
+    const serviceEnv = serviceEnvFor({ logLevel: 'info', redisUrl: REDIS_URL, queuePrefix: prefix, databaseUrl });
     const config = loadConfig({ ...process.env, ...serviceEnv });
     const floorEnv = { REDIS_URL, QUEUE_PREFIX: prefix, NOOP_CONCURRENCY: String(config.scoring.concurrency), FLOOR_THREADS: String(config.scoring.threads) };
-    out(`split bench: ${ROUNDS} round(s), ${SECONDS} s per web case, ${JOBS} jobs drained and ${SERIAL} serial per worker case, node ${process.version}, ${config.scoring.threads} scoring threads`);
+    out(`split bench: ${ROUNDS} round(s), ${SECONDS} s per web case, ${JOBS} jobs drained and ${SERIAL} serial per worker case, node ${process.version}, ${config.scoring.threads} scoring threads, ${FROM_SOURCE ? 'sources under tsx' : 'compiled JS'}`);
 
     // Web: one canned worker answers both webs' jobs with a result computed once.
     const canned = { score: scoreText({ text: TEXT, incoming: INCOMING, profile: PROFILE, delaySeconds: 30, deep: false }), threadMs: 0 };
@@ -225,18 +196,18 @@ async function main(): Promise<void> {
     closers.push(() => Promise.all(cannedWorkers.map((w) => w.close())));
     const ports = [await freePort(), await freePort()];
     const started = [
-      { child: startChild('service web', 'api/server.ts', [], { ...serviceEnv, PORT: String(ports[0]) }, logDir), url: `http://127.0.0.1:${ports[0]}/api/score` },
+      { child: startChild('service web', runner, 'api/server', [], { ...serviceEnv, PORT: String(ports[0]) }, logDir), url: `http://127.0.0.1:${ports[0]}/api/score` },
       {
-        child: startChild('floor-pg web', 'scripts/bench/noop-round-trip.ts', ['floor-pg-web'], { ...floorEnv, DATABASE_URL: databaseUrl, PORT: String(ports[1]) }, logDir),
+        child: startChild('floor-pg web', runner, 'scripts/bench/noop-round-trip', ['floor-pg-web'], { ...floorEnv, DATABASE_URL: databaseUrl, PORT: String(ports[1]) }, logDir),
         url: `http://127.0.0.1:${ports[1]}/`,
       },
     ];
     children.push(...started.map((w) => w.child));
     for (const w of started) {
-      await until(`${w.child.name} to score`, async () => {
+      await waitFor(`${w.child.name} to score`, async () => {
         const res = await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.8.0.1' }, body: body(0) });
         return res.status === 200;
-      }, children);
+      }, children, READY_MS);
     }
     const web: Record<string, Record<number, WebRound[]>> = {};
     for (let round = 0; round < ROUNDS; round++) {
@@ -247,7 +218,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    await Promise.all(started.map((w) => stopChild(w.child)));
+    await Promise.all(started.map((w) => stopChild(w.child, STOP_GRACE_MS)));
     children.length = 0;
     // The scoring queue is the service worker's from here on.
     await Promise.all(cannedWorkers.map((w) => w.close()));
@@ -261,20 +232,20 @@ async function main(): Promise<void> {
     await Promise.all([scoringEvents.waitUntilReady(), floorEvents.waitUntilReady()]);
     const workers = [
       {
-        child: startChild('service worker', 'workers/main.ts', [], serviceEnv, logDir),
+        child: startChild('service worker', runner, 'workers/main', [], serviceEnv, logDir),
         queue: scoring,
         events: scoringEvents,
         job: (i: number) => ({ name: SCORE_TEXT_JOB, data: { input: { text: `${TEXT} (${i % 11})`, incoming: INCOMING, profile: PROFILE, delaySeconds: 30, deep: false }, reqId: randomUUID(), databaseId } }),
       },
       {
-        child: startChild('floor worker', 'scripts/bench/noop-round-trip.ts', ['floor-worker'], floorEnv, logDir),
+        child: startChild('floor worker', runner, 'scripts/bench/noop-round-trip', ['floor-worker'], floorEnv, logDir),
         queue: floorQueue,
         events: floorEvents,
         job: (i: number) => ({ name: 'floor', data: { text: `${TEXT} (${i % 11})`, incoming: INCOMING, profile: PROFILE, delaySeconds: 30 } }),
       },
     ];
     children.push(...workers.map((w) => w.child));
-    for (const w of workers) await until(`${w.child.name} to take jobs`, async () => (await w.queue.getWorkersCount()) > 0, children);
+    for (const w of workers) await waitFor(`${w.child.name} to take jobs`, async () => (await w.queue.getWorkersCount()) > 0, children, READY_MS);
     const worker: Record<string, WorkerRound[]> = {};
     for (let round = 0; round < ROUNDS; round++) {
       for (const w of workers) (worker[w.child.name] ??= []).push(await runWorker(w.child, w.queue, w.events, w.job));
@@ -304,12 +275,7 @@ async function main(): Promise<void> {
     failed = true;
     throw err;
   } finally {
-    await Promise.all(children.map(stopChild));
-    for (const close of closers) await close().catch(() => undefined);
-    await removeQueueKeys(REDIS_URL, prefix, [...Object.values(QUEUE), FLOOR_QUEUE, FLOOR_PG_QUEUE]).catch((err: unknown) => out(`warning: Redis cleanup under ${prefix}: ${String(err)}`));
-    await adminStatement(PG_ADMIN_URL, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
-    if (failed || process.env.BENCH_KEEP_LOGS === '1') out(`child logs kept in ${logDir}`);
-    else rmSync(logDir, { recursive: true, force: true });
+    if (!stopWatching()) await cleanup();
   }
 }
 
