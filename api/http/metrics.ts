@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Next } from 'koa';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectProcessMetrics } from '../../shared/process-metrics';
 import type { AppContext } from './context';
 
 /** The BullMQ job states the queue depth gauge reports. */
@@ -39,7 +40,7 @@ export interface ServiceMetrics {
  */
 export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectProcessMetrics(registry);
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request durations by method, route pattern and status.',
@@ -75,7 +76,7 @@ export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
 }
 
 /**
- * Times every request into `http_request_duration_seconds`. The route label is the router's
+ * Times every request into `http_request_duration_seconds`, up to its response's last byte. The route label is the router's
  * pattern (`/api/certificate/:tx_hash`), never the raw path, and `unmatched` for a path no route
  * serves: a path can carry anything a caller typed.
  * @param metrics - the process's metrics
@@ -84,11 +85,11 @@ export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
 export function requestMetrics(metrics: ServiceMetrics) {
   return async function timeRequest(ctx: AppContext, next: Next): Promise<void> {
     const end = metrics.requestDuration.startTimer();
-    try {
-      await next();
-    } finally {
+    // Observed once the response is written (or the connection went first), off the caller's time.
+    ctx.res.once('close', () => {
       const route = (ctx as AppContext & { _matchedRoute?: string | RegExp })._matchedRoute;
       end({ method: safe(ctx.method.toLowerCase()), route: typeof route === 'string' ? route : 'unmatched', status: String(ctx.status) });
-    }
+    });
+    await next();
   };
 }

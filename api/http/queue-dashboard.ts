@@ -49,6 +49,8 @@ export function queueDashboard(queues: readonly Queue[]): Middleware {
   createBullBoard({ queues: adapters, serverAdapter, options: { uiConfig: { boardTitle: 'humanlike queues' } } });
   const board = serverAdapter.registerPlugin() as unknown as Middleware;
   return async function serveQueueDashboard(ctx: AppContext, next: Next): Promise<void> {
+    // Every request passes here; only the dashboard's own paths go through its mounted app.
+    if (!isDashboardPath(ctx.path)) return next();
     if (isJobWrite(ctx.method, ctx.path)) {
       throw new AppError(403, 'dashboard_action_disabled', 'Job data is shown redacted, so jobs cannot be added or edited here.');
     }
@@ -59,4 +61,5 @@ export function queueDashboard(queues: readonly Queue[]): Middleware {
 // Adding, duplicating (an add) and editing a job would send back the redacted data the page
 // shows, replacing the text a job needs with its redaction. Retry, promote and clean are kept.
 const JOB_WRITE = new RegExp(`^${QUEUE_DASHBOARD_PATH}/api/queues/[^/]+/(add|[^/]+/update-data)/?$`);
+const isDashboardPath = (path: string) => path === QUEUE_DASHBOARD_PATH || path.startsWith(`${QUEUE_DASHBOARD_PATH}/`);
 const isJobWrite = (method: string, path: string) => (method === 'POST' || method === 'PATCH') && JOB_WRITE.test(path);

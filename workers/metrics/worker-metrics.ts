@@ -1,5 +1,6 @@
 import type { Job, Worker } from 'bullmq';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Histogram, Registry } from 'prom-client';
+import { collectProcessMetrics } from '../../shared/process-metrics';
 
 // Label values come from fixed code sets; anything else (a foreign job's name) is folded into
 // `other`, so no payload content can become a label value or blow up the series count.
@@ -26,7 +27,7 @@ export interface WorkerMetrics {
  */
 export function createWorkerMetrics(): WorkerMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectProcessMetrics(registry);
   const durations = new Histogram({
     name: 'job_duration_seconds',
     help: 'Job attempt durations in the worker, by queue, job name and outcome.',
