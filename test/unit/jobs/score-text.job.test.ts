@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { jobIdFor } from '../../../jobs';
 
 describe('jobIdFor', function () {
@@ -8,6 +9,14 @@ describe('jobIdFor', function () {
     expect(jobIdFor({ kind: 'free-score', round: hash })).to.equal(jobIdFor({ kind: 'free-score', round: hash }));
     expect(jobIdFor({ kind: 'free-score', round: hash })).not.to.equal(jobIdFor({ kind: 'free-score', round: 'cd'.repeat(32) }));
     expect(jobIdFor({ kind: 'payment', authorization: 'auth:1' })).to.equal(jobIdFor({ kind: 'payment', authorization: 'auth:1' }));
+  });
+
+  it('keeps the ids of earlier releases: the first 40 hex digits of the identity\'s SHA-256', function () {
+    // A paid call retried across a deploy must find the job its first try made.
+    const sha = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 40);
+    expect(jobIdFor({ kind: 'payment', authorization: 'auth:1' })).to.equal(`pay-${sha('auth:1')}`);
+    expect(jobIdFor({ kind: 'idempotency-key', key: 'clé' })).to.equal(`idem-${sha('clé')}`);
+    expect(jobIdFor({ kind: 'free-score', round: hash })).to.equal(`free-${sha(hash)}`);
   });
 
   it("never contains ':' and is never all digits", function () {
