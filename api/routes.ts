@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { cacheRouteMatches } from './http/route-match-cache';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../shared/config';
 import { PRODUCTS } from '../shared/products';
@@ -162,7 +163,8 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
  * @returns one router holding all routes
  */
 export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  // Every request is matched against every route; the answer per method and path is kept.
+  const router = cacheRouteMatches(new Router<AppState>());
   const operations = apiOperations(apiDeps.config);
   // Every paid product's 402 declares the Bazaar discovery extension, from the same operations.
   const deps: ApiDeps = { ...apiDeps, challengeExtensions: bazaarExtensions(operations) };
