@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { cacheRouteMatches } from './http/route-match-cache';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../shared/config';
 import { PRODUCTS } from '../shared/products';
@@ -44,6 +43,7 @@ import { outreachRoutes } from './outreach/outreach.routes';
 import { mcpOperations } from './mcp/mcp.openapi';
 import { mcpRoutes } from './mcp/mcp.routes';
 import type { AppContext, AppState } from './http/context';
+import { cacheRouteMatches } from './http/route-match-cache';
 import type { AppDeps } from './http/deps';
 import { buildOpenApiDocument } from './http/openapi/document';
 import type { OperationSpec } from './http/openapi/operation';

@@ -44,11 +44,6 @@ async function checkCanary(ctx: AppContext, deps: { dataSource: DataSource }): P
  */
 export function canaryMarker(deps: { dataSource: DataSource }) {
   return async function markCanary(ctx: AppContext, next: Next): Promise<void> {
-    // Most requests carry no credential: marked at once, without the credential check's promises.
-    if (ctx.state.canary === undefined && !ctx.state.credential && ctx.get('authorization') === '') {
-      ctx.state.canary = false;
-      return next();
-    }
     await isCanaryRequest(ctx, deps);
     await next();
   };

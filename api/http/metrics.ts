@@ -76,11 +76,12 @@ export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
 }
 
 /**
- * Times every request into `http_request_duration_seconds`, up to its response's last byte. The route label is the router's
- * pattern (`/api/certificate/:tx_hash`), never the raw path, and `unmatched` for a path no route
- * serves: a path can carry anything a caller typed.
+ * Times every request into `http_request_duration_seconds`, up to its response's last byte. The
+ * route label is the router's pattern (`/api/certificate/:tx_hash`), never the raw path, and
+ * `unmatched` for a path no route serves: a path can carry anything a caller typed.
  * @param metrics - the process's metrics
- * @returns the middleware; mount it right after the error handler, so errors are timed with their status
+ * @returns the middleware; it observes each request when its response closes, so an error is timed
+ *   with the status it was answered with wherever the error handler sits
  */
 export function requestMetrics(metrics: ServiceMetrics) {
   return async function timeRequest(ctx: AppContext, next: Next): Promise<void> {

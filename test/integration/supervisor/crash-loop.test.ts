@@ -10,16 +10,9 @@ import { ensureTestDatabase } from '../../helpers/db';
 import { closedPort } from '../../helpers/ports';
 import { isAlive } from '../../helpers/process';
 import { queuePrefix, TEST_REDIS_URL } from '../../helpers/redis';
+import { until } from '../../helpers/until';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-
-async function until(check: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('supervisor/dev-stack DevStack with a worker that keeps crashing', function () {
   this.timeout(60_000);

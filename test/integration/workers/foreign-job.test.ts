@@ -9,6 +9,7 @@ import { startWorkers, type WorkerRuntime } from '../../../workers/main';
 import { testConfig } from '../../helpers/config';
 import { createDatabase, databaseUrl, dropDatabase } from '../../helpers/db';
 import { startTestStack, type TestStack } from '../../helpers/stack';
+import { until } from '../../helpers/until';
 
 function captureLogs() {
   const lines: Array<Record<string, unknown>> = [];
@@ -19,14 +20,6 @@ function captureLogs() {
     },
   });
   return { lines, stream };
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /**

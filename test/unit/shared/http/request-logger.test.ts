@@ -7,6 +7,7 @@ import supertest from 'supertest';
 import { requestLogger } from '../../../../shared/http/request-logger';
 import type { RequestState } from '../../../../shared/http/request-state';
 import { createLogger } from '../../../../shared/logger';
+import { until } from '../../../helpers/until';
 
 type Line = Record<string, unknown>;
 
@@ -25,17 +26,13 @@ function loggedApp(handler: Koa.Middleware<RequestState>) {
   return { app, lines };
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-}
-
 describe('requestLogger', function () {
   it('writes one line per request with its id, method, path, final status and duration', async function () {
     const { app, lines } = loggedApp(async (ctx) => {
       ctx.throw(418, 'no coffee');
     });
     await supertest(app.callback()).post('/brew?beans=secret').set('X-Request-Id', 'req-1').send({ text: 'private words' }).expect(418);
-    await until(() => lines.some((l) => l.msg === 'request finished'));
+    await until(() => lines.some((l) => l.msg === 'request finished'), 2_000, 'the request line');
     const line = lines.find((l) => l.msg === 'request finished');
     expect(line).to.include({ service: 'test', reqId: 'req-1', method: 'POST', path: '/brew', status: 418 });
     expect(line?.ms).to.be.a('number');
@@ -48,7 +45,7 @@ describe('requestLogger', function () {
       ctx.body = { ok: true };
     });
     const res = await supertest(app.callback()).get('/').expect(200);
-    await until(() => lines.some((l) => l.msg === 'request finished'));
+    await until(() => lines.some((l) => l.msg === 'request finished'), 2_000, 'the request line');
     const paid = lines.find((l) => l.msg === 'paid');
     expect(paid?.reqId).to.equal(res.headers['x-request-id']);
     expect(paid?.payment).to.deep.equal({ signature: '[redacted]', amount: '10' });
@@ -70,7 +67,7 @@ describe('requestLogger', function () {
       req.end();
       await new Promise((r) => setTimeout(r, 50));
       req.destroy();
-      await until(() => lines.some((l) => l.msg === 'request finished'));
+      await until(() => lines.some((l) => l.msg === 'request finished'), 2_000, 'the request line');
       expect(lines.find((l) => l.msg === 'request finished')).to.include({ path: '/slow' });
     } finally {
       release();
