@@ -29,7 +29,11 @@ const REDACT = [
 
 /**
  * Builds the root logger: JSON lines to stdout (or the given stream), `service` on every line,
- * the standard `err` serializer and redaction of payment headers, signatures and tokens.
+ * the standard `err` serializer and redaction of payment headers, signatures and tokens. Stdout is
+ * written synchronously, as Node itself writes `process.stdout` to files and pipes: a line is out
+ * when the call returns, so a process that dies next keeps its last words (pino's default
+ * destination handed each line to libuv's thread pool, a thread woken and an eventfd back per
+ * line, and lost it on a SIGKILL).
  * @param cfg - the `log` section of the config
  * @param service - `web`, `worker`, ...
  * @param destination - output stream; stdout when omitted (tests pass a capture stream)
@@ -42,7 +46,7 @@ export function createLogger(cfg: Pick<AppConfig, 'log'>, service: string, desti
     serializers: { err: pino.stdSerializers.err },
     redact: { paths: REDACT, censor: '[redacted]' },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
 }
 
 const CONNECTION_ERROR = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|Connection is closed/;

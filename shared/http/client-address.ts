@@ -23,10 +23,16 @@ const DOTTED_TAIL = /(?<=:)(\d{1,3}(?:\.\d{1,3}){3})$/;
 
 // Zero-padded octets are read as decimal, the way fixed-width logs and proxies write them, not as
 // inet_aton's octal; the other inet_aton forms (hex, fewer parts) are no client address any proxy writes.
+// An address already canonical (every request's, the second time it is read) is returned as is.
 function dottedDecimal(text: string): string | undefined {
-  const octets = DOTTED_QUAD.exec(text)?.slice(1).map((o) => Number.parseInt(o, 10));
-  if (!octets || octets.some((o) => o > 255)) return undefined;
-  return octets.join('.');
+  const quad = DOTTED_QUAD.exec(text);
+  if (!quad) return undefined;
+  let canonical = true;
+  for (let i = 1; i <= 4; i++) {
+    if (Number(quad[i]) > 255) return undefined;
+    if (quad[i].length > 1 && quad[i][0] === '0') canonical = false;
+  }
+  return canonical ? text : `${Number(quad[1])}.${Number(quad[2])}.${Number(quad[3])}.${Number(quad[4])}`;
 }
 
 // Forms that carry one IPv4 address: mapped ::ffff:a.b.c.d, translated ::ffff:0:a.b.c.d,

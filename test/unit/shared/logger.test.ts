@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { connectionErrorListener, createLogger } from '../../../shared/logger';
@@ -20,6 +21,24 @@ describe('createLogger', function () {
     expect(lines[0]).to.include({ service: 'test', msg: 'hello' });
     expect(JSON.stringify(lines[0])).not.to.match(/sig"|pay"|198\.51/);
     expect((lines[0].req as { headers: Record<string, string> }).headers.accept).to.equal('json');
+  });
+});
+
+describe('createLogger on stdout', function () {
+  it('has written a line by the time the call returns: a process killed right after it keeps its last words', function () {
+    // The child logs, then dies by SIGKILL in the same tick: nothing after the call can flush.
+    const script = [
+      "const { createLogger } = require('./shared/logger');",
+      "createLogger({ log: { level: 'info' } }, 'web').fatal({ code: 'boom' }, 'dying');",
+      "process.kill(process.pid, 'SIGKILL');",
+    ].join('\n');
+    for (let run = 0; run < 5; run++) {
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: `${__dirname}/../../..`, encoding: 'utf8', timeout: 20_000 });
+      expect(child.signal, child.stderr).to.equal('SIGKILL');
+      const lines = child.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines, `run ${run}`).to.have.length(1);
+      expect(lines[0]).to.include({ service: 'web', msg: 'dying', code: 'boom' });
+    }
   });
 });
 
