@@ -1126,6 +1126,22 @@ function issue17Goals(
   const { floorPgOfFloorThroughput: a, floorPgOfFloorLatency: b, scoreOfFloorPgThroughput: c, scoreOfFloorPgLatency: d } = withRound;
   if (a && b) out(`     floor-pg (the floor + the free round's reservation statement) of the floor: throughput x50 ${f2(a.median)}${perRound(a)}, p50 x1 ${f2(b.median)}${perRound(b)}`);
   if (c && d) out(`     score of floor-pg: throughput x50 ${f2(c.median)}${perRound(c)}, p50 x1 ${f2(d.median)}${perRound(d)}`);
+  // Goal 3's CPU budget: at 50 connections the cores are (nearly) saturated, so throughput follows
+  // the CPU one call takes in all processes; 0.8 of the floor's throughput leaves each free score
+  // the floor's CPU per call / 0.8, and floor-pg's statement already takes its share of that.
+  const freeCpu = (t: TargetName) => {
+    const cases = casesOf(t, 50);
+    const side = sideOf(t);
+    return cases.length > 0 ? median(cases.map((r) => cpuPerCall(r, [side.web, side.worker, 'postgres', 'redis', 'bench client']))) : undefined;
+  };
+  const [floorCpu, floorPgCpu, scoreCpu] = [freeCpu('floor'), freeCpu('floor-pg'), freeCpu('score')];
+  if (floorCpu !== undefined && floorPgCpu !== undefined && scoreCpu !== undefined) {
+    const budget = floorCpu / GOAL_SCORE_OF_FLOOR_THROUGHPUT;
+    out(
+      `     goal 3's CPU budget at x50 (all processes, per call): the floor ${f2(floorCpu)} ms / ${GOAL_SCORE_OF_FLOOR_THROUGHPUT} = ${f2(budget)} ms; ` +
+        `floor-pg uses ${f2(floorPgCpu)} (${f2(floorPgCpu / budget)} of it), the free score ${f2(scoreCpu)} (${f2(scoreCpu / budget)} of it)`,
+    );
+  }
   const { paid2sOfFloorThroughput: e, paid2sOfFloorLatency: f } = withRound;
   if (e && f) {
     const rps = slowFloor.map((r) => r.rps);
