@@ -1126,13 +1126,14 @@ function issue17Goals(
   const { floorPgOfFloorThroughput: a, floorPgOfFloorLatency: b, scoreOfFloorPgThroughput: c, scoreOfFloorPgLatency: d } = withRound;
   if (a && b) out(`     floor-pg (the floor + the free round's reservation statement) of the floor: throughput x50 ${f2(a.median)}${perRound(a)}, p50 x1 ${f2(b.median)}${perRound(b)}`);
   if (c && d) out(`     score of floor-pg: throughput x50 ${f2(c.median)}${perRound(c)}, p50 x1 ${f2(d.median)}${perRound(d)}`);
+  // The CPU one call takes in every process of its case (the facilitator too: idle in free cases).
+  const allCpu = (r: CaseResult) => cpuPerCall(r, [...Object.values(sideOf(r.target)), 'postgres', 'redis', 'bench client']);
   // Goal 3's CPU budget: at 50 connections the cores are (nearly) saturated, so throughput follows
   // the CPU one call takes in all processes; 0.8 of the floor's throughput leaves each free score
   // the floor's CPU per call / 0.8, and floor-pg's statement already takes its share of that.
   const freeCpu = (t: TargetName) => {
     const cases = casesOf(t, 50);
-    const side = sideOf(t);
-    return cases.length > 0 ? median(cases.map((r) => cpuPerCall(r, [side.web, side.worker, 'postgres', 'redis', 'bench client']))) : undefined;
+    return cases.length > 0 ? median(cases.map(allCpu)) : undefined;
   };
   const [floorCpu, floorPgCpu, scoreCpu] = [freeCpu('floor'), freeCpu('floor-pg'), freeCpu('score')];
   if (floorCpu !== undefined && floorPgCpu !== undefined && scoreCpu !== undefined) {
@@ -1156,7 +1157,6 @@ function issue17Goals(
   // connections / that rate each (Little's law).
   const cores = availableParallelism();
   const answered = slow.filter((r) => r.ok > 0);
-  const allCpu = (r: CaseResult) => cpuPerCall(r, [...Object.values(sideOf(r.target)), 'postgres', 'redis', 'bench client']);
   const ceilings = answered.map((r) => (cores * 1000) / allCpu(r));
   if (ceilings.length > 0) {
     const cpu = median(answered.map(allCpu));
