@@ -5,6 +5,7 @@ import type { Queue } from 'bullmq';
 import type { Middleware, Next } from 'koa';
 import { AppError } from '../../shared/errors';
 import type { AppContext } from './context';
+import { isPathUnder } from './path-prefix';
 
 /** Where the queue dashboard is served; `operatorGuard` requires an admin credential there. */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -50,7 +51,7 @@ export function queueDashboard(queues: readonly Queue[]): Middleware {
   const board = serverAdapter.registerPlugin() as unknown as Middleware;
   return async function serveQueueDashboard(ctx: AppContext, next: Next): Promise<void> {
     // Every request passes here; only the dashboard's own paths go through its mounted app.
-    if (!isDashboardPath(ctx.path)) return next();
+    if (!isPathUnder(ctx.path, QUEUE_DASHBOARD_PATH)) return next();
     if (isJobWrite(ctx.method, ctx.path)) {
       throw new AppError(403, 'dashboard_action_disabled', 'Job data is shown redacted, so jobs cannot be added or edited here.');
     }
@@ -61,5 +62,4 @@ export function queueDashboard(queues: readonly Queue[]): Middleware {
 // Adding, duplicating (an add) and editing a job would send back the redacted data the page
 // shows, replacing the text a job needs with its redaction. Retry, promote and clean are kept.
 const JOB_WRITE = new RegExp(`^${QUEUE_DASHBOARD_PATH}/api/queues/[^/]+/(add|[^/]+/update-data)/?$`);
-const isDashboardPath = (path: string) => path === QUEUE_DASHBOARD_PATH || path.startsWith(`${QUEUE_DASHBOARD_PATH}/`);
 const isJobWrite = (method: string, path: string) => (method === 'POST' || method === 'PATCH') && JOB_WRITE.test(path);
