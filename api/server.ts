@@ -12,6 +12,7 @@ import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
 import { createCapacityRunner } from './health/capacity';
 import { createMetrics } from './http/metrics';
+import { createAdmissionLimit } from './http/admission-limit';
 import { createPaymentEvidence } from './http/payment-evidence';
 import type { ApiDeps } from './routes';
 import { createFeedHub } from './feed/feed-hub';
@@ -72,6 +73,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
   const maintenanceQueue = createQueue(QUEUE.maintenance, redis, config);
   maintenanceQueue.on('error', connectionErrorListener(logger, { queue: QUEUE.maintenance }, 'queue error'));
   const queues = [scoringQueue, settlementQueue, stress.queue, exportsQueue, maintenanceQueue];
+  const paidAdmission = createAdmissionLimit(config.payments.admission);
   const deps: ApiDeps = {
     config,
     logger,
@@ -83,8 +85,9 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     settlementQueue,
     settlementEvents,
     facilitator: createFacilitator(config.payments),
+    paidAdmission,
     network,
-    metrics: createMetrics(queues),
+    metrics: createMetrics(queues, paidAdmission),
     evidence: createPaymentEvidence({ dataSource, buyerHashKey: config.freeTier.callerHashKey }),
     queues,
     feed,

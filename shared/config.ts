@@ -147,6 +147,12 @@ export interface AppConfig {
      */
     readonly settlementConcurrency: number;
     /**
+     * Per-call payments one web process works on at once before their settlement (verification,
+     * reservation, the work, the stored result): the gate adapts between these bounds to the latency
+     * of that work; equal bounds fix it.
+     */
+    readonly admission: { readonly min: number; readonly max: number };
+    /**
      * A scored authorization still unsettled after this long is checked against the chain by the
      * maintenance reconciler, like one whose settlement outcome is unknown (a worker died mid-settlement).
      */
@@ -226,6 +232,8 @@ interface EnvShape {
   X402_FACILITATOR_TIMEOUT_MS: number;
   SETTLEMENT_WAIT_TIMEOUT_MS: number;
   SETTLEMENT_CONCURRENCY: number;
+  PAID_ADMISSION_MIN: number;
+  PAID_ADMISSION_MAX: number;
   SETTLEMENT_RECONCILE_AFTER_SECONDS: number;
   BUNDLE_REDEMPTION_ABANDONED_SECONDS: number;
   PUBLIC_BASE_URL?: string;
@@ -299,6 +307,8 @@ const ENV_SCHEMA = {
     X402_FACILITATOR_TIMEOUT_MS: int(100, 120_000, 10_000),
     SETTLEMENT_WAIT_TIMEOUT_MS: int(100, 600_000, 30_000),
     SETTLEMENT_CONCURRENCY: int(1, 4096, 256),
+    PAID_ADMISSION_MIN: int(1, 4096, 4),
+    PAID_ADMISSION_MAX: int(1, 4096, 1024),
     SETTLEMENT_RECONCILE_AFTER_SECONDS: int(10, 86_400, 120),
     BUNDLE_REDEMPTION_ABANDONED_SECONDS: int(60, 86_400, 600),
     PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^/]+$' },
@@ -362,6 +372,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (typeof e.HTTP_HEADERS_TIMEOUT_MS === 'number' && typeof e.HTTP_REQUEST_TIMEOUT_MS === 'number' && e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
+  if (typeof e.PAID_ADMISSION_MIN === 'number' && typeof e.PAID_ADMISSION_MAX === 'number' && e.PAID_ADMISSION_MIN > e.PAID_ADMISSION_MAX) {
+    problems.push('PAID_ADMISSION_MIN must not exceed PAID_ADMISSION_MAX');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const threads = e.SCORING_THREADS ?? Math.max(1, Math.min(4, availableParallelism()));
@@ -422,6 +435,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       facilitatorTimeoutMs: e.X402_FACILITATOR_TIMEOUT_MS,
       settleWaitMs: e.SETTLEMENT_WAIT_TIMEOUT_MS,
       settlementConcurrency: e.SETTLEMENT_CONCURRENCY,
+      admission: { min: e.PAID_ADMISSION_MIN, max: e.PAID_ADMISSION_MAX },
       reconcileAfterSeconds: e.SETTLEMENT_RECONCILE_AFTER_SECONDS,
       abandonedRedemptionSeconds: e.BUNDLE_REDEMPTION_ABANDONED_SECONDS,
       publicBaseUrl: e.PUBLIC_BASE_URL,

@@ -7,6 +7,7 @@ import type { ServiceMetrics } from './metrics';
 import type { PaymentEvidence } from './payment-evidence';
 import type { NetworkConfigCache } from '../../shared/operators/network-config-cache';
 import type { Facilitator } from '../../shared/payments/facilitator-client';
+import type { AdmissionLimit } from './admission-limit';
 
 /**
  * What every family may use, built by `api/server.ts` (or by tests). A family that needs a service
@@ -27,6 +28,8 @@ export interface AppDeps {
   settlementEvents: QueueEvents;
   /** The x402 facilitator that verifies payments before any work starts. */
   facilitator: Facilitator;
+  /** The gate per-call payments pass, first come first served, up to their stored result (see `createAdmissionLimit`). */
+  paidAdmission: AdmissionLimit;
   /** This process's view of the runtime network configuration (the live simulate fee), kept current across processes. */
   network: NetworkConfigCache;
   /** This process's Prometheus metrics (`GET /metrics`). */

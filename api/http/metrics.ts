@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Next } from 'koa';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { collectProcessMetrics } from '../../shared/process-metrics';
+import type { AdmissionLimit } from './admission-limit';
 import type { AppContext } from './context';
 
 /** The BullMQ job states the queue depth gauge reports. */
@@ -34,11 +35,13 @@ export interface ServiceMetrics {
 /**
  * Creates the metrics of a process: request durations by route and status, queue depth per queue
  * and state (read from Redis at scrape time), settlement outcomes, free rounds used, payments
- * refused by reason, and Node's default process metrics.
+ * refused by reason, the paid admission gate's limit, running and waiting calls, and Node's
+ * default process metrics.
  * @param queues - the queues whose depth is reported
+ * @param admission - the gate per-call payments pass (see `createAdmissionLimit`), read at scrape time
  * @returns the metrics
  */
-export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
+export function createMetrics(queues: readonly Queue[] = [], admission?: AdmissionLimit): ServiceMetrics {
   const registry = new Registry();
   collectProcessMetrics(registry);
   const requestDuration = new Histogram({
@@ -63,6 +66,19 @@ export function createMetrics(queues: readonly Queue[] = []): ServiceMetrics {
       }
     },
   });
+  if (admission) {
+    new Gauge({
+      name: 'paid_admission',
+      help: 'The paid admission gate: its current limit, and the per-call payments running in it and waiting for it.',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        this.set({ state: 'limit' }, admission.limit);
+        this.set({ state: 'active' }, admission.active);
+        this.set({ state: 'waiting' }, admission.waiting);
+      },
+    });
+  }
   const settlements = new Counter({ name: 'settlement_outcomes_total', help: 'Settlements paid calls waited for, by outcome.', labelNames: ['outcome'], registers: [registry] });
   const refusals = new Counter({ name: 'payments_refused_total', help: 'Payments refused with a 402, by reason.', labelNames: ['reason'], registers: [registry] });
   const freeRounds = new Counter({ name: 'free_rounds_used_total', help: 'Free scores given.', registers: [registry] });

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { ApiDeps } from '../../api/routes';
 import type { CapacityResult } from '../../api/health/capacity';
 import { createMetrics } from '../../api/http/metrics';
+import { createAdmissionLimit } from '../../api/http/admission-limit';
 import { loadConfig } from '../../shared/config';
 import { DEFAULT_NETWORK_CONFIG } from '../../shared/operators/network-config';
 import { createLogger } from '../../shared/logger';
@@ -53,6 +54,7 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     settlementQueue: unused('settlementQueue'),
     settlementEvents: unused('settlementEvents'),
     facilitator: unused('facilitator'),
+    paidAdmission: createAdmissionLimit(config.payments.admission),
     // No Redis or database: the configuration stays the catalog's defaults.
     network: {
       current: () => DEFAULT_NETWORK_CONFIG,

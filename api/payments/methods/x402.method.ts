@@ -45,6 +45,20 @@ export function carriesX402Payment(proofs: PaymentProofs): boolean {
  * @returns the challenge or the delivery
  */
 export async function payPerCall(exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome> {
+  // Everything up to the stored result runs through the admission gate, first come first served;
+  // the settlement's wait (a block) does not hold a place in it.
+  const ready = await deps.paidAdmission.run(() => payUpToSettlement(exchange, deps, request, work));
+  return ready.kind === 'worked' ? settleAndDeliver(exchange, deps, ready.row, request, ready.replayed) : ready;
+}
+
+/** A paid call whose work is done and stored (or found done), its settlement next. */
+interface Worked {
+  kind: 'worked';
+  row: AuthorizationRow;
+  replayed: boolean;
+}
+
+async function payUpToSettlement(exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome | Worked> {
   const { dataSource } = deps;
   const keyHash = request.idempotencyKey === undefined ? undefined : idempotencyKeyHash(exchange.resource.key, request.idempotencyKey);
   if (keyHash) {
@@ -115,13 +129,14 @@ async function resume(
   claim: PaymentClaim,
   request: MethodRequest,
   work: PaidWork,
-): Promise<PayOutcome> {
+): Promise<Worked> {
   if (row.requestHash !== request.requestHash || !claim.sameProof(row)) {
     throw new AppError(409, 'payment_already_used', 'This payment was already used for another request; make a new one.');
   }
   return proceed(exchange, deps, row, request, work, true);
 }
 
+// The work under a reserved authorization, stored before any settlement (no payment without a result).
 async function proceed(
   exchange: PaymentExchange,
   deps: AppDeps,
@@ -129,7 +144,7 @@ async function proceed(
   request: MethodRequest,
   work: PaidWork,
   replayed: boolean,
-): Promise<PayOutcome> {
+): Promise<Worked> {
   let current = row;
   if (current.status === 'reserved') {
     let outcome: WorkOutcome;
@@ -144,6 +159,10 @@ async function proceed(
     current = await storeResult(deps.dataSource, current, outcome);
     await deps.evidence.invoked(exchange, request.charge.product);
   }
+  return { kind: 'worked', row: current, replayed };
+}
+
+async function settleAndDeliver(exchange: PaymentExchange, deps: AppDeps, current: AuthorizationRow, request: MethodRequest, replayed: boolean): Promise<PayOutcome> {
   if (current.status === 'scored') {
     const settled = await settle(exchange, deps, current);
     deps.metrics.settlement('pending' in settled ? 'pending' : settled.success ? 'settled' : 'failed');

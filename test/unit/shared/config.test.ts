@@ -65,6 +65,13 @@ describe('loadConfig', function () {
     expect(() => loadConfig({ FEED_MAX_PER_CALLER: '0' })).to.throw(ConfigError, /FEED_MAX_PER_CALLER/);
   });
 
+  it('reads the paid admission bounds, and refuses a least limit above the greatest', function () {
+    expect(loadConfig({}).payments.admission).to.deep.equal({ min: 4, max: 1024 });
+    expect(loadConfig({ PAID_ADMISSION_MIN: '8', PAID_ADMISSION_MAX: '8' }).payments.admission).to.deep.equal({ min: 8, max: 8 });
+    expect(() => loadConfig({ PAID_ADMISSION_MIN: '64', PAID_ADMISSION_MAX: '16' })).to.throw(ConfigError, /PAID_ADMISSION_MIN must not exceed PAID_ADMISSION_MAX/);
+    expect(() => loadConfig({ PAID_ADMISSION_MIN: '0' })).to.throw(ConfigError, /PAID_ADMISSION_MIN/);
+  });
+
   it('refuses the development caller-hash key in production', function () {
     expect(() => loadConfig({ NODE_ENV: 'production' })).to.throw(ConfigError, /CALLER_HASH_KEY/);
     expect(loadConfig({ NODE_ENV: 'production', CALLER_HASH_KEY: 'a-real-secret-of-enough-length' }).env).to.equal('production');

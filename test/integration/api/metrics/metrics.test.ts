@@ -82,6 +82,10 @@ describe('GET /metrics', function () {
     expect(find(samples, 'settlement_outcomes_total', { outcome: 'settled' })[0].value).to.equal(1);
     expect(find(samples, 'payments_refused_total', { reason })[0].value).to.equal(1);
     expect(find(samples, 'free_rounds_used_total')).to.have.length(1);
+    // The paid call passed the admission gate and left it.
+    expect(find(samples, 'paid_admission', { state: 'limit' })[0].value).to.be.at.least(paid.stack.deps.config.payments.admission.min);
+    expect(find(samples, 'paid_admission', { state: 'active' })[0].value).to.equal(0);
+    expect(find(samples, 'paid_admission', { state: 'waiting' })[0].value).to.equal(0);
     const queues = new Set(find(samples, 'queue_jobs', { state: 'waiting' }).map((s) => s.labels.queue));
     expect([...queues].sort()).to.deep.equal(['exports', 'maintenance', 'scoring', 'settlement', 'stress']);
     expect(find(samples, 'queue_jobs', { queue: 'scoring', state: 'completed' })[0].value).to.be.at.least(1);

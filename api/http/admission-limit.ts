@@ -1,0 +1,135 @@
+import { performance } from 'node:perf_hooks';
+
+/** Options of {@link createAdmissionLimit}. */
+export interface AdmissionLimitOptions {
+  /** The limit a process starts with (default 16, within the bounds). */
+  initial?: number;
+  /** The limit never goes below this (what must run at once to keep the cores and the database busy). */
+  min: number;
+  /** The limit never goes above this; a fixed limit when equal to `min`. */
+  max: number;
+  /**
+   * How long the least latency seen stays the no-load reference. The reference is the least of this
+   * window and the one before, so a lasting change in latency (a slower facilitator) becomes the new
+   * reference within two windows, and the limit opens again.
+   */
+  windowMs?: number;
+  /** Milliseconds from any fixed origin (default `performance.now`; tests pass their own). */
+  now?: () => number;
+}
+
+/** A first-come, first-served gate whose width follows the latency of what it admits. */
+export interface AdmissionLimit {
+  /**
+   * Runs `work` once fewer than {@link limit} others run, in the order the calls came.
+   * @param work - the admitted work; its time (not the wait before it) is the latency sample
+   * @returns what `work` returns, or throws what it throws
+   */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  /** Calls running now. */
+  readonly active: number;
+  /** Calls waiting for their turn. */
+  readonly waiting: number;
+  /** How many may run at once now. */
+  readonly limit: number;
+}
+
+// Vegas' band: fewer than ALPHA calls estimated queued downstream means room to admit one more;
+// more than BETA, one fewer. Between them the limit holds.
+const ALPHA = 3;
+const BETA = 6;
+const DEFAULT_WINDOW_MS = 10_000;
+const DEFAULT_INITIAL = 16;
+
+/**
+ * Creates an admission gate in the manner of TCP Vegas (as Netflix's concurrency-limits applies it
+ * to services). Each finished call's latency is compared with the least latency seen lately:
+ * `limit x (1 - least / latency)` estimates how many of the admitted calls are queued behind one
+ * another downstream (on the cores, in the facilitator, in the database) rather than being worked
+ * on. Under that band the limit grows by one, above it shrinks by one, and it grows only while the
+ * calls fill at least half of it, so a quiet spell does not open it wide.
+ *
+ * Why a gate at all: Node works on every admitted call a little at a time, so calls that arrive
+ * together (a block's worth of settlements coming back at once, clients retrying in step) all
+ * finish together, after the whole burst's work; waiting for the next block together, they come
+ * back together again, and the burst never disperses. Admitted a few at a time, first come first
+ * served, the first of a burst finish after their own work and the burst spreads out. Why adaptive:
+ * the right width is the rate times the latency of what is admitted, which a remote facilitator
+ * makes a hundred times what a local one does; a fixed width small enough to serve bursts in order
+ * would cap the rate behind a remote one.
+ * @param options - initial, least and greatest limit, the reference window
+ * @returns the gate
+ */
+export function createAdmissionLimit(options: AdmissionLimitOptions): AdmissionLimit {
+  const { min, max } = options;
+  if (!(min >= 1 && max >= min)) throw new RangeError(`admission limit needs 1 <= min <= max (min ${min}, max ${max})`);
+  const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
+  const now = options.now ?? (() => performance.now());
+  let limit = Math.min(max, Math.max(min, options.initial ?? DEFAULT_INITIAL));
+  let active = 0;
+  const queue: (() => void)[] = [];
+  let head = 0;
+  // The least latency of the current window and of the one before it.
+  let windowStart = now();
+  let leastNow = Infinity;
+  let leastBefore = Infinity;
+
+  const observe = (latency: number, busy: number) => {
+    const at = now();
+    if (at - windowStart >= windowMs) {
+      leastBefore = at - windowStart >= 2 * windowMs ? Infinity : leastNow;
+      leastNow = Infinity;
+      windowStart = at;
+    }
+    leastNow = Math.min(leastNow, latency);
+    const least = Math.min(leastNow, leastBefore);
+    if (latency <= 0) return;
+    const queued = limit * (1 - least / latency);
+    if (queued > BETA) limit = Math.max(min, limit - 1);
+    else if (queued < ALPHA && busy * 2 >= limit) limit = Math.min(max, limit + 1);
+  };
+
+  const admitNext = () => {
+    while (active < limit && head < queue.length) {
+      const start = queue[head];
+      queue[head++] = undefined as unknown as () => void;
+      if (head > 1024 && head * 2 > queue.length) {
+        queue.splice(0, head);
+        head = 0;
+      }
+      active++;
+      start();
+    }
+  };
+
+  const admitted = async <T>(work: () => Promise<T>): Promise<T> => {
+    const began = now();
+    try {
+      return await work();
+    } finally {
+      // `active` still counts this call: how full the gate was while it ran.
+      observe(now() - began, active);
+      active--;
+      admitNext();
+    }
+  };
+
+  return {
+    run<T>(work: () => Promise<T>): Promise<T> {
+      if (active < limit && head === queue.length) {
+        active++;
+        return admitted(work);
+      }
+      return new Promise<void>((resolve) => queue.push(resolve)).then(() => admitted(work));
+    },
+    get active() {
+      return active;
+    },
+    get waiting() {
+      return queue.length - head;
+    },
+    get limit() {
+      return limit;
+    },
+  };
+}
