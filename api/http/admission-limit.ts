@@ -18,14 +18,30 @@ export interface AdmissionLimitOptions {
   now?: () => number;
 }
 
+/** What a call's latency says about the work the gate admits. */
+export interface AdmissionSample<T> {
+  /**
+   * The kind of work (a product and tier): each kind is compared with its own least latency, so a
+   * slow product beside a fast one is not taken for queueing.
+   */
+  kind: string;
+  /**
+   * Whether this outcome is a sample of its kind's work (default: every outcome). A call answered
+   * early (a refusal, a replay) is not: its latency would pass for the no-load reference. A call
+   * that throws is never a sample.
+   */
+  counts?: (result: T) => boolean;
+}
+
 /** A first-come, first-served gate whose width follows the latency of what it admits. */
 export interface AdmissionLimit {
   /**
    * Runs `work` once fewer than {@link limit} others run, in the order the calls came.
    * @param work - the admitted work; its time (not the wait before it) is the latency sample
+   * @param sample - its kind, and which outcomes are samples (default: one kind, every outcome)
    * @returns what `work` returns, or throws what it throws
    */
-  run<T>(work: () => Promise<T>): Promise<T>;
+  run<T>(work: () => Promise<T>, sample?: AdmissionSample<T>): Promise<T>;
   /** Calls running now. */
   readonly active: number;
   /** Calls waiting for their turn. */
@@ -43,8 +59,8 @@ const DEFAULT_INITIAL = 16;
 
 /**
  * Creates an admission gate in the manner of TCP Vegas (as Netflix's concurrency-limits applies it
- * to services). Each finished call's latency is compared with the least latency seen lately:
- * `limit x (1 - least / latency)` estimates how many of the admitted calls are queued behind one
+ * to services). Each finished call's latency is compared with the least latency its kind of work
+ * has had lately: `limit x (1 - least / latency)` estimates how many of the admitted calls are queued behind one
  * another downstream (on the cores, in the facilitator, in the database) rather than being worked
  * on. Under that band the limit grows by one, above it shrinks by one, and it grows only while the
  * calls fill at least half of it, so a quiet spell does not open it wide.
@@ -69,22 +85,25 @@ export function createAdmissionLimit(options: AdmissionLimitOptions): AdmissionL
   let active = 0;
   const queue: (() => void)[] = [];
   let head = 0;
-  // The least latency of the current window and of the one before it.
+  // Per kind of work, the least latency of the current window and of the one before it.
   let windowStart = now();
-  let leastNow = Infinity;
-  let leastBefore = Infinity;
+  const least = new Map<string, { now: number; before: number }>();
 
-  const observe = (latency: number, busy: number) => {
+  const observe = (kind: string, latency: number, busy: number) => {
     const at = now();
     if (at - windowStart >= windowMs) {
-      leastBefore = at - windowStart >= 2 * windowMs ? Infinity : leastNow;
-      leastNow = Infinity;
+      const stale = at - windowStart >= 2 * windowMs;
+      for (const w of least.values()) {
+        w.before = stale ? Infinity : w.now;
+        w.now = Infinity;
+      }
       windowStart = at;
     }
-    leastNow = Math.min(leastNow, latency);
-    const least = Math.min(leastNow, leastBefore);
+    let w = least.get(kind);
+    if (!w) least.set(kind, (w = { now: Infinity, before: Infinity }));
+    w.now = Math.min(w.now, latency);
     if (latency <= 0) return;
-    const queued = limit * (1 - least / latency);
+    const queued = limit * (1 - Math.min(w.now, w.before) / latency);
     if (queued > BETA) limit = Math.max(min, limit - 1);
     else if (queued < ALPHA && busy * 2 >= limit) limit = Math.min(max, limit + 1);
   };
@@ -102,25 +121,26 @@ export function createAdmissionLimit(options: AdmissionLimitOptions): AdmissionL
     }
   };
 
-  const admitted = async <T>(work: () => Promise<T>): Promise<T> => {
+  const admitted = async <T>(work: () => Promise<T>, sample: AdmissionSample<T> | undefined): Promise<T> => {
     const began = now();
     try {
-      return await work();
-    } finally {
+      const result = await work();
       // `active` still counts this call: how full the gate was while it ran.
-      observe(now() - began, active);
+      if (sample?.counts?.(result) ?? true) observe(sample?.kind ?? '', now() - began, active);
+      return result;
+    } finally {
       active--;
       admitNext();
     }
   };
 
   return {
-    run<T>(work: () => Promise<T>): Promise<T> {
+    run<T>(work: () => Promise<T>, sample?: AdmissionSample<T>): Promise<T> {
       if (active < limit && head === queue.length) {
         active++;
-        return admitted(work);
+        return admitted(work, sample);
       }
-      return new Promise<void>((resolve) => queue.push(resolve)).then(() => admitted(work));
+      return new Promise<void>((resolve) => queue.push(resolve)).then(() => admitted(work, sample));
     },
     get active() {
       return active;

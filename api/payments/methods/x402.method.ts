@@ -47,7 +47,12 @@ export function carriesX402Payment(proofs: PaymentProofs): boolean {
 export async function payPerCall(exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome> {
   // Everything up to the stored result runs through the admission gate, first come first served;
   // the settlement's wait (a block) does not hold a place in it.
-  const ready = await deps.paidAdmission.run(() => payUpToSettlement(exchange, deps, request, work));
+  const { product, tier } = request.charge;
+  const ready = await deps.paidAdmission.run(() => payUpToSettlement(exchange, deps, request, work), {
+    kind: `${product}:${tier ?? ''}`,
+    // Only a call that verified, worked and stored its result is a sample of that work.
+    counts: (r) => r.kind === 'worked' && !r.replayed,
+  });
   return ready.kind === 'worked' ? settleAndDeliver(exchange, deps, ready.row, request, ready.replayed) : ready;
 }
 

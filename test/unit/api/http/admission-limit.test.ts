@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createAdmissionLimit, type AdmissionLimitOptions } from '../../../../api/http/admission-limit';
+import { createAdmissionLimit, type AdmissionLimitOptions, type AdmissionSample } from '../../../../api/http/admission-limit';
 
 // A gate on a clock the test moves, and admitted calls the test finishes one by one.
 function gateOnClock(options: Omit<AdmissionLimitOptions, 'now'>) {
@@ -7,13 +7,14 @@ function gateOnClock(options: Omit<AdmissionLimitOptions, 'now'>) {
   const gate = createAdmissionLimit({ ...options, now: () => clock });
   const started: string[] = [];
   const running = new Map<string, { finish: () => void; fail: (err: Error) => void }>();
-  const call = (name: string) =>
+  const call = (name: string, sample?: AdmissionSample<string>) =>
     gate.run(
       () =>
         new Promise<string>((resolve, reject) => {
           started.push(name);
           running.set(name, { finish: () => resolve(name), fail: reject });
         }),
+      sample,
     );
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   /** Finishes a running call, the clock first set to `atClock` when given. */
@@ -149,6 +150,40 @@ describe('admission limit', () => {
     // Drain.
     while (g.running.size > 0) for (const name of [...g.running.keys()]) await g.finish(name, (t += 1));
     await Promise.all(all);
+  });
+
+  // Keeps the gate full of `kind` calls for five rounds, each call taking `latency` ms.
+  async function fullRounds(g: ReturnType<typeof gateOnClock>, kind: string, latency: number, start: number) {
+    const calls = Array.from({ length: 60 }, (_, i) => g.call(`${kind}${i}`, { kind }));
+    await g.settle();
+    let t = start;
+    while (g.running.size > 0) {
+      t += latency;
+      for (const name of [...g.running.keys()]) await g.finish(name, t);
+    }
+    await Promise.all(calls);
+  }
+
+  it('compares each kind of work with its own least latency: a slow product beside a fast one is not queueing', async () => {
+    const g = gateOnClock({ initial: 16, min: 2, max: 64 });
+    const fast = g.call('fast', { kind: 'script-check:' });
+    await g.settle();
+    await g.finish('fast', 1);
+    await fast;
+    await fullRounds(g, 'export:', 100, 1);
+    expect(g.gate.limit).to.be.at.least(16);
+  });
+
+  it('takes no sample from an outcome that does not count or from a failure, so quick refusals never become the reference', async () => {
+    const g = gateOnClock({ initial: 16, min: 2, max: 64 });
+    const refused = g.call('refused', { kind: 'simulate:basic', counts: (r) => r !== 'refused' });
+    const failed = g.call('failed', { kind: 'simulate:basic' }).catch(() => 'failed');
+    await g.settle();
+    await g.finish('refused', 1);
+    g.running.get('failed')!.fail(new Error('bad signature'));
+    expect([await refused, await failed]).to.deep.equal(['refused', 'failed']);
+    await fullRounds(g, 'simulate:basic', 100, 1);
+    expect(g.gate.limit).to.be.at.least(16);
   });
 
   it('refuses bounds that cannot hold', () => {
