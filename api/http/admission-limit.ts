@@ -59,10 +59,10 @@ const DEFAULT_INITIAL = 16;
 
 /**
  * Creates an admission gate in the manner of TCP Vegas (as Netflix's concurrency-limits applies it
- * to services). Each finished call's latency is compared with the least latency its kind of work
- * has had lately: `limit x (1 - least / latency)` estimates how many of the admitted calls are queued behind one
- * another downstream (on the cores, in the facilitator, in the database) rather than being worked
- * on. Under that band the limit grows by one, above it shrinks by one, and it grows only while the
+ * to services). Each sampled call's latency is compared with the least latency its kind of work
+ * has had lately: `limit x (1 - least / latency)` estimates how many of the admitted calls are
+ * queued behind one another downstream (on the cores, in the facilitator, in the database) rather
+ * than being worked on. Under that band the limit grows by one, above it shrinks by one, and it grows only while the
  * calls fill at least half of it, so a quiet spell does not open it wide.
  *
  * Why a gate at all: Node works on every admitted call a little at a time, so calls that arrive
