@@ -62,8 +62,8 @@ const DEFAULT_INITIAL = 16;
  * to services). Each sampled call's latency is compared with the least latency its kind of work
  * has had lately: `limit x (1 - least / latency)` estimates how many of the admitted calls are
  * queued behind one another downstream (on the cores, in the facilitator, in the database) rather
- * than being worked on. Under that band the limit grows by one, above it shrinks by one, and it grows only while the
- * calls fill at least half of it, so a quiet spell does not open it wide.
+ * than being worked on. Under that band the limit grows by one, above it shrinks by one, and it
+ * grows only while the calls fill at least half of it, so a quiet spell does not open it wide.
  *
  * Why a gate at all: Node works on every admitted call a little at a time, so calls that arrive
  * together (a block's worth of settlements coming back at once, clients retrying in step) all
@@ -83,7 +83,8 @@ export function createAdmissionLimit(options: AdmissionLimitOptions): AdmissionL
   const now = options.now ?? (() => performance.now());
   let limit = Math.min(max, Math.max(min, options.initial ?? DEFAULT_INITIAL));
   let active = 0;
-  const queue: (() => void)[] = [];
+  // Waiting calls from `head` on; the admitted ones before it are cleared, and dropped in bulk.
+  const queue: ((() => void) | undefined)[] = [];
   let head = 0;
   // Per kind of work, the least latency of the current window and of the one before it.
   let windowStart = now();
@@ -110,8 +111,8 @@ export function createAdmissionLimit(options: AdmissionLimitOptions): AdmissionL
 
   const admitNext = () => {
     while (active < limit && head < queue.length) {
-      const start = queue[head];
-      queue[head++] = undefined as unknown as () => void;
+      const start = queue[head]!;
+      queue[head++] = undefined;
       if (head > 1024 && head * 2 > queue.length) {
         queue.splice(0, head);
         head = 0;

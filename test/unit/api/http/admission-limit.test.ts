@@ -57,6 +57,17 @@ describe('admission limit', () => {
     expect([g.gate.active, g.gate.waiting]).to.deep.equal([0, 0]);
   });
 
+  it('keeps the order of a long queue while it drops the admitted ones from its front', async () => {
+    const g = gateOnClock({ initial: 1, min: 1, max: 1 });
+    const names = Array.from({ length: 3_000 }, (_, i) => `q${i}`);
+    const done = names.map((name) => g.call(name));
+    await g.settle();
+    for (const name of names) await g.finish(name, 10);
+    expect(await Promise.all(done)).to.deep.equal(names);
+    expect(g.started).to.deep.equal(names);
+    expect([g.gate.active, g.gate.waiting]).to.deep.equal([0, 0]);
+  });
+
   it('passes a failure on and gives its place to the next call', async () => {
     const g = gateOnClock({ initial: 1, min: 1, max: 1 });
     const first = g.call('a').then(
