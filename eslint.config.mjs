@@ -66,4 +66,17 @@ export default [
       ],
     },
   },
+  {
+    files: ['api/**/*.ts'],
+    ignores: ['api/http/create-router.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Router']",
+          message: 'make routers with createRouter (api/http/create-router.ts): every route matches exactly, as the operator guard and the body parser compare paths.',
+        },
+      ],
+    },
+  },
 ];

@@ -5,8 +5,9 @@ import { jsonBodyParser } from './http/body-parser';
 import { canaryMarker } from './http/canary';
 import { errorHandler } from './http/error-handler';
 import { requestMetrics } from './http/metrics';
-import { operatorGuard } from './http/operator-guard';
+import { operatorGuard, roleForPath } from './http/operator-guard';
 import { queueDashboard } from './http/queue-dashboard';
+import { storablePath } from './http/storable-path';
 import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
 import { MCP_PATH } from './mcp/mcp.routes';
@@ -55,21 +56,25 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   app.use(requestMetrics(deps.metrics));
   app.use(errorHandler());
   app.use(clientIp(http.trustedProxyHops));
-  app.use(
-    cors({
-      origin: http.corsOrigin,
-      exposeHeaders: EXPOSED_HEADERS,
-      allowHeaders: ALLOWED_HEADERS,
-      allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
-      maxAge: 600,
-    }),
-  );
+  const allowCrossOrigin = cors({
+    origin: http.corsOrigin,
+    exposeHeaders: EXPOSED_HEADERS,
+    allowHeaders: ALLOWED_HEADERS,
+    allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
+    maxAge: 600,
+  });
+  // Operator, admin and metrics answers are for operators' own tools, never for a page on another
+  // origin: with a permissive header, any site could read them through a visitor's browser.
+  app.use(async function corsExceptOperatorPaths(ctx, next) {
+    return roleForPath(ctx.path) ? next() : allowCrossOrigin(ctx, next);
+  });
   // Before the body parser: an unauthenticated caller's body is never read.
   app.use(operatorGuard(deps));
   // After the guard (it already checked operator paths' credentials): marks canary traffic.
   app.use(canaryMarker(deps));
   // The dashboard parses its own requests (it is a Koa app of its own), so it comes before ours.
   app.use(queueDashboard(deps.queues));
+  app.use(storablePath());
   const parseJson = jsonBodyParser(http.bodyLimitBytes);
   // The MCP transport reads its own body: a malformed one is its JSON-RPC error (-32700), not ours.
   app.use(async function parseJsonExceptMcp(ctx, next) {

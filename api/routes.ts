@@ -1,3 +1,4 @@
+import { createRouter } from './http/create-router';
 import Router from '@koa/router';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../shared/config';
@@ -164,7 +165,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
  */
 export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
   // Every request is matched against every route; the answer per method and path is kept.
-  const router = cacheRouteMatches(new Router<AppState>());
+  const router = cacheRouteMatches(createRouter());
   const operations = apiOperations(apiDeps.config);
   // Every paid product's 402 declares the Bazaar discovery extension, from the same operations.
   const deps: ApiDeps = { ...apiDeps, challengeExtensions: bazaarExtensions(operations) };

@@ -27,6 +27,38 @@ const REDACT = [
   '*.session_secret',
 ];
 
+// Members of a database error that carry the values of a statement: the bound parameters
+// (TypeORM's QueryFailedError), PostgreSQL's DETAIL ("Failing row contains (...)", "Key (x)=(...)")
+// and WHERE context. The table, column, constraint and SQLSTATE code stay: they say what failed.
+const STATEMENT_VALUES = new Set(['parameters', 'detail', 'where']);
+// PostgreSQL quotes the value it could not take in its message (`invalid input syntax for type
+// integer: "..."`); identifiers are in the error's own members, so every quoted part goes.
+const QUOTED = /"(?:[^"]|"")*"/g;
+
+function withoutStatementValues(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > 4) return value;
+  if (Array.isArray(value)) return value.map((v) => withoutStatementValues(v, depth + 1));
+  const record = value as Record<string, unknown>;
+  const isDatabaseError = typeof record.query === 'string' || (typeof record.code === 'string' && /^[0-9A-Z]{5}$/.test(record.code) && 'severity' in record);
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(record)) {
+    if (STATEMENT_VALUES.has(key)) continue;
+    out[key] = isDatabaseError && key === 'message' && typeof member === 'string' ? member.replace(QUOTED, '"[value]"') : withoutStatementValues(member, depth + 1);
+  }
+  if (isDatabaseError && typeof out.stack === 'string') out.stack = out.stack.replace(QUOTED, '"[value]"');
+  return out;
+}
+
+/**
+ * The `err` serializer: pino's standard one, then a database error's statement values removed
+ * (submitted text is bound as a parameter and PostgreSQL repeats rows and values in its errors).
+ * @param err - what was logged under `err`
+ * @returns the serialized error
+ */
+export function serializeError(err: unknown): unknown {
+  return withoutStatementValues(pino.stdSerializers.err(err as Error));
+}
+
 /**
  * Builds the root logger: JSON lines to stdout (or the given stream), `service` on every line,
  * the standard `err` serializer and redaction of payment headers, signatures and tokens. Stdout is
@@ -43,7 +75,7 @@ export function createLogger(cfg: Pick<AppConfig, 'log'>, service: string, desti
   const options = {
     level: cfg.log.level,
     base: { service },
-    serializers: { err: pino.stdSerializers.err },
+    serializers: { err: serializeError },
     redact: { paths: REDACT, censor: '[redacted]' },
   };
   return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { changeNetworkConfig } from '../../shared/operators/network-config';
 import { listNetworkConfigViews } from '../../shared/operators/network-config-cache';
@@ -14,7 +15,7 @@ import { presentNetworkConfig, presentNetworkConfigViews } from './present-netwo
  * @returns the router
  */
 export function adminRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
 
   router.get('/api/admin/network-config', async (ctx: AppContext) => {
     ctx.body = presentNetworkConfig(await deps.network.refresh());

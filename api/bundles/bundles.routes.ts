@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
 import type { AppContext, AppState } from '../http/context';
@@ -22,7 +23,7 @@ import { RECOVERY_WINDOW_SECONDS, isOwnerSignature, recoveryMessage } from './re
  * @returns the router
  */
 export function bundleRoutes(deps: AppDeps, paid: PaidProduct = bundleProduct(deps)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { dataSource } = deps;
 
   router.get(paid.product.path, validateQuery(bundleQuoteQuerySchema), async (ctx: AppContext) => {

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { findDrill, findPack, type Pack } from '../../shared/coaching/packs';
 import { AppError } from '../../shared/errors';
@@ -27,7 +28,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * @returns the router
  */
 export function coachingRoutes(deps: AppDeps, paid: PaidProduct = coachingProduct(deps)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { product } = paid;
   const { dataSource } = deps;
   const origin = (ctx: AppContext) => requestOrigin(deps.config.payments, ctx);

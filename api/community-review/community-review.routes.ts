@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { AppError, ValidationError } from '../../shared/errors';
 import { callerHashFor } from '../http/caller-key';
@@ -49,7 +50,7 @@ function responseProblems(body: ResponsesRequest, sampleIds: readonly string[]):
  * @returns the router
  */
 export function communityReviewRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const limit = createReviewRateLimit({
     redis: deps.redis,
     prefix: deps.config.redis.queuePrefix,

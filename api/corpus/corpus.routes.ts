@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { UnavailableError } from '../../shared/errors';
@@ -11,7 +12,7 @@ import { readCorpusEvidence } from './corpus-evidence';
  * @returns the router
  */
 export function corpusRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   router.get('/api/corpus/evidence', async (ctx: AppContext) => {
     ctx.body = await readCorpusEvidence(deps.dataSource).catch((err: unknown) => {
       if (isDatabaseUnavailable(err)) throw new UnavailableError('database_unavailable', 'The database is unreachable; retry later.', { cause: err });

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
 import { jsonDocument, sendCacheable, type CacheableDocument } from '../http/cacheable';
@@ -24,7 +25,7 @@ const MAX_CACHED = 64;
  * @returns the router
  */
 export function discoveryRoutes(deps: AppDeps, operations: readonly OperationSpec[]): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const built = new Map<string, CacheableDocument>();
 
   const render = (doc: DiscoveryDocument, ctx: AppContext): CacheableDocument => {

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -19,7 +20,7 @@ import { duelQuoteQuerySchema, openDuelsQuerySchema, type DuelQuoteQuery, type O
  * @returns the router
  */
 export function duelRoutes(deps: AppDeps, paid: PaidProduct = duelProduct(deps)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { product } = paid;
 
   router.get(`${product.path}/prompts`, async (ctx: AppContext) => {

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { callerIdentity } from '../../shared/http/client-address';
@@ -23,7 +24,7 @@ function frame(event: FeedEvent): string {
  * @returns the router
  */
 export function feedRoutes(deps: AppDeps & { feed: FeedHub }): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const limiter = createFeedLimiter(deps.config.feed);
   router.get('/api/feed', validateQuery(feedQuerySchema), async (ctx: AppContext) => {
     const { recent } = ctx.state.query as { recent: number };

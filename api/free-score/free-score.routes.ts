@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
 import { agentCallOf } from '../http/agent-tool';
@@ -14,7 +15,7 @@ import { freeScoreAnswer, refineFreeScore } from './free-score.tool';
  * @returns the router
  */
 export function scoreRoutes(deps: AppDeps & { corpusScores: CorpusScoreWriter }): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
 
   router.post(
     '/api/score',

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { AppError, UnavailableError } from '../../shared/errors';
 import { pingRedis } from '../../shared/redis';
@@ -45,7 +46,7 @@ function refuseBusy(ctx: AppContext, err: AppError): void {
  * @returns the router
  */
 export function healthRoutes(deps: AppDeps & { capacity: CapacityRunner }): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
 
   router.get('/api/healthz', async (ctx: AppContext) => {
     const [redis, postgres] = await Promise.all([pingRedis(deps.redis, CHECK_TIMEOUT_MS), pingDatabase(deps)]);

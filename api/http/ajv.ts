@@ -30,22 +30,65 @@ bodyAjv.addKeyword({ keyword: SCORED_LANGUAGE_KEYWORD, type: 'string', schemaTyp
 const queryAjv = new Ajv({ allErrors: true, strict: true, coerceTypes: true, useDefaults: true });
 addFormats(queryAjv);
 
+/** The field rule of a string PostgreSQL cannot store or that is not well-formed UTF-16. */
+export const STORABLE_TEXT = 'storable_text';
+
+const STORABLE_TEXT_MESSAGE = 'must not contain U+0000 (NUL) or an unpaired surrogate';
+
 /**
- * Compiles a request-body schema once.
+ * Every string in a value (member names included) that could not be stored or hashed as text:
+ * U+0000, which PostgreSQL's text type refuses, and ill-formed UTF-16 (a lone surrogate), which
+ * has no UTF-8 form. One rule for every field of every request, whatever its schema says.
+ * @param value - a request body, a query object or tool arguments
+ * @param path - the JSON pointer of `value`
+ * @returns one ajv error per offending string
+ */
+export function unstorableStrings(value: unknown, path = ''): ErrorObject[] {
+  const refuse = (at: string): ErrorObject => ({ keyword: STORABLE_TEXT, instancePath: at, schemaPath: '', params: {}, message: STORABLE_TEXT_MESSAGE });
+  if (typeof value === 'string') return storable(value) ? [] : [refuse(path)];
+  if (value === null || typeof value !== 'object') return [];
+  const out: ErrorObject[] = [];
+  for (const [key, member] of Object.entries(value)) {
+    const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!storable(key)) out.push(refuse(at));
+    else out.push(...unstorableStrings(member, at));
+  }
+  return out;
+}
+
+// NUL, a high surrogate with no low one after it, or a low surrogate with no high one before it.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const storable = (text: string) => !UNSTORABLE.test(text);
+
+// The validator ajv compiled, with the storable-text rule run first: a string that fails it fails
+// the whole value, before any keyword of the schema (a language check, a pattern) looks at it.
+function withStorableText<T>(validate: ValidateFunction<T>): ValidateFunction<T> {
+  const checked = ((data: unknown) => {
+    const unstorable = unstorableStrings(data);
+    const valid = unstorable.length === 0 && validate(data);
+    checked.errors = unstorable.length > 0 ? unstorable : validate.errors;
+    return valid;
+  }) as ValidateFunction<T>;
+  return Object.assign(checked, { schema: validate.schema, schemaEnv: validate.schemaEnv });
+}
+
+/**
+ * Compiles a request-body schema once. Besides the schema, every string of the body must be
+ * storable text ({@link unstorableStrings}).
  * @param schema - JSON schema (also published in the OpenAPI document)
  * @returns the validator
  */
 export function compileBodySchema<T>(schema: object): ValidateFunction<T> {
-  return bodyAjv.compile<T>(schema);
+  return withStorableText(bodyAjv.compile<T>(schema));
 }
 
 /**
- * Compiles a query-string schema once (coercing, with defaults).
+ * Compiles a query-string schema once (coercing, with defaults), with the storable-text rule.
  * @param schema - JSON schema of the query object
  * @returns the validator
  */
 export function compileQuerySchema<T>(schema: object): ValidateFunction<T> {
-  return queryAjv.compile<T>(schema);
+  return withStorableText(queryAjv.compile<T>(schema));
 }
 
 /**

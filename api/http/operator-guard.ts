@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors';
 import { checkToken, type OperatorRole } from '../../shared/operators/credentials';
 import { callerHashFor } from './caller-key';
 import type { AppContext } from './context';
-import { isPathUnder } from './path-prefix';
+import { canonicalPath, isPathUnder } from './path-prefix';
 
 /**
  * The path prefixes of operator and admin endpoints, and the role each needs. Everything at or
@@ -24,19 +24,21 @@ export const OPERATOR_PATHS: ReadonlyArray<{ prefix: string; role: OperatorRole 
 ];
 
 /**
- * The role a path needs, if it is an operator or admin path.
- * @param path - the request path
+ * The role a path needs, if it is an operator or admin path, whatever its spelling (letter case,
+ * escapes, doubled or trailing slashes; see {@link canonicalPath}).
+ * @param path - the request path as received
  * @returns the role, or undefined for every other path
  */
 export function roleForPath(path: string): OperatorRole | undefined {
-  return OPERATOR_PATHS.find((p) => isPathUnder(path, p.prefix))?.role;
+  const canonical = canonicalPath(path);
+  return OPERATOR_PATHS.find((p) => isPathUnder(canonical, p.prefix))?.role;
 }
 
 const REALM = 'Bearer realm="humanlike-operators"';
 // The queue dashboard is a page: a browser asks for Basic credentials by itself (any user name,
 // the token as the password) and sends them with every request of the page.
 const BROWSER_REALM = 'Basic realm="humanlike-operators", charset="UTF-8"';
-const isBrowserPath = (path: string) => isPathUnder(path, '/admin');
+const isBrowserPath = (path: string) => isPathUnder(canonicalPath(path), '/admin');
 
 function unauthorized(path: string, code: string, message: string, presented: boolean): AppError {
   // RFC 6750 section 3: no error attribute when no credential was sent.

@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import type { Middleware, Next } from 'koa';
 import { AppError } from '../../shared/errors';
 import type { AppContext } from './context';
-import { isPathUnder } from './path-prefix';
+import { canonicalPath, isPathUnder } from './path-prefix';
 
 /** Where the queue dashboard is served; `operatorGuard` requires an admin credential there. */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -61,5 +61,7 @@ export function queueDashboard(queues: readonly Queue[]): Middleware {
 
 // Adding, duplicating (an add) and editing a job would send back the redacted data the page
 // shows, replacing the text a job needs with its redaction. Retry, promote and clean are kept.
-const JOB_WRITE = new RegExp(`^${QUEUE_DASHBOARD_PATH}/api/queues/[^/]+/(add|[^/]+/update-data)/?$`);
-const isJobWrite = (method: string, path: string) => (method === 'POST' || method === 'PATCH') && JOB_WRITE.test(path);
+// The dashboard's own router matches without regard to letter case, so the block is decided on
+// the path's canonical form: `/ADD` and `/%61dd` are an add too.
+const JOB_WRITE = new RegExp(`^${QUEUE_DASHBOARD_PATH}/api/queues/[^/]+/(add|[^/]+/update-data)$`);
+const isJobWrite = (method: string, path: string) => method !== 'GET' && method !== 'HEAD' && JOB_WRITE.test(canonicalPath(path));

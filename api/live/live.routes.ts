@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import { LIVE_PAGE, LIVE_PAGE_CSP } from './live-page';
@@ -19,7 +20,7 @@ export const SERVICE_INDEX = Object.freeze({
  * @returns the router
  */
 export function liveRoutes(): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const page = async (ctx: AppContext) => {
     ctx.vary('Accept');
     if (ctx.path === '/' && ctx.accepts('html', 'json') === 'json') {

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { agentCallOf, type AgentTool } from '../http/agent-tool';
@@ -36,7 +37,7 @@ function toWebRequest(ctx: AppContext): Request {
  * @returns the router
  */
 export function mcpRoutes(deps: AppDeps, tools: { paid: readonly PaidProduct[]; free: readonly AgentTool[] }): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const catalog = buildToolCatalog(deps, tools.paid, tools.free);
   const originAllowed = mcpOriginCheck(deps.config);
 

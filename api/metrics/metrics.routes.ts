@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -9,7 +10,7 @@ import type { AppDeps } from '../http/deps';
  * @returns the router
  */
 export function metricsRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   router.get('/metrics', async (ctx: AppContext) => {
     const { registry } = deps.metrics;
     ctx.type = registry.contentType;

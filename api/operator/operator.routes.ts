@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -13,7 +14,7 @@ import { loadConversion } from './public-results-conversion';
  * @returns the router
  */
 export function operatorRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
 
   router.get('/api/operator/corpus-insights', async (ctx: AppContext) => {
     ctx.set('Cache-Control', 'no-store');

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -12,7 +13,7 @@ import { outreachUpdateSchema } from './outreach.schema';
  * @returns the router
  */
 export function outreachRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
 
   router.get('/api/outreach/status', async (ctx: AppContext) => {
     ctx.set('Cache-Control', 'no-store');

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -12,7 +13,7 @@ import { pricingManifestReader } from './pricing.tool';
  * @returns the router
  */
 export function pricingRoutes(deps: AppDeps, served: ServedOperations, manifest = pricingManifestReader(deps, served)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   router.get('/api/pricing', async (ctx: AppContext) => {
     ctx.set('Cache-Control', 'public, max-age=60');
     ctx.body = manifest();

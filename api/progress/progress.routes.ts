@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -15,7 +16,7 @@ import { progressProduct } from './progress.product';
  * @returns the router
  */
 export function progressRoutes(deps: AppDeps & { exports: ExportsQueue }, paid: PaidProduct = progressProduct(deps)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { product } = paid;
 
   router.get(product.path, async (ctx: AppContext) => {

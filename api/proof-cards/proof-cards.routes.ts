@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
 import { readEvidenceSnapshot, refreshEvidenceSnapshot, type EvidenceSnapshot } from '../../shared/proof-cards/evidence-store';
@@ -22,7 +23,7 @@ const STALE_AFTER_INTERVALS = 3;
  * @returns the router
  */
 export function proofCardRoutes(deps: AppDeps, operations: readonly OperationSpec[]): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const sources = cardSources(operations);
   const productIds = Object.values(PRODUCTS).map((p) => p.id);
   const { windowDays, refreshEveryMs } = deps.config.proofCards;

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { findCoachingCertificate, isCoachingCertificateId } from '../../shared/coaching/certificate';
 import { AppError } from '../../shared/errors';
@@ -46,7 +47,7 @@ function notFound(code: string, message: string): AppError {
  * @returns the router
  */
 export function recordsRoutes(deps: AppDeps, leaderboard: LeaderboardReader = leaderboardReader(deps)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   // A settled certificate never changes: its PNG (tens of kB, ~0.1 s to draw) is drawn once per
   // process and kept for the hour crawlers fetch it in after a share; bounded to 64 images.
   const certificatePngs = new TtlCache<Buffer>(CERTIFICATE_PNG_CACHE_SECONDS * 1000, 64);

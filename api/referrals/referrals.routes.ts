@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
 import type { AppContext, AppState } from '../http/context';
@@ -14,7 +15,7 @@ const MAX_CODE_CHARS = 32;
  * @returns the router
  */
 export function referralRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
 
   router.get('/api/referral/status/:code', async (ctx: AppContext) => {
     const code = normalizeReferralCode(String(ctx.params.code ?? ''));

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -14,7 +15,7 @@ import { rewriteProduct } from './rewrite.product';
  * @returns the router
  */
 export function rewriteRoutes(deps: AppDeps, paid: PaidProduct = rewriteProduct(deps)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { product } = paid;
 
   router.get(product.path, async (ctx: AppContext) => {

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -22,7 +23,7 @@ export { OPEN_LIST_LIMIT } from './roleplay-reads';
  * @returns the router
  */
 export function roleplayRoutes(deps: AppDeps, paid: PaidProduct = roleplayProduct(deps)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { product } = paid;
 
   router.get(product.path, async (ctx: AppContext) => {

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -15,7 +16,7 @@ import { simulateQuoteQuerySchema, type SimulateTier } from './simulate.schema';
  * @returns the router
  */
 export function simulateRoutes(deps: AppDeps, paid: PaidProduct = simulateProduct(deps)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { product } = paid;
 
   router.get(product.path, validateQuery(simulateQuoteQuerySchema), async (ctx: AppContext) => {

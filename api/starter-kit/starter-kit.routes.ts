@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { AppError } from '../../shared/errors';
 import { jsonDocument, sendCacheable } from '../http/cacheable';
@@ -19,7 +20,7 @@ export const STARTER_KIT_MAX_AGE_SECONDS = 300;
  * @returns the router
  */
 export function starterKitRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const contents = loadStarterKit();
 
   router.get(STARTER_KIT_PATH, async (ctx: AppContext) => {

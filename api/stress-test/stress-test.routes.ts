@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -17,7 +18,7 @@ import { stressTestQuoteQuerySchema, type StressTestQuoteQuery } from './stress-
  * @returns the router
  */
 export function stressTestRoutes(deps: AppDeps, stress: StressQueue, paid: PaidProduct = stressTestProduct(deps, stress)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { product } = paid;
 
   router.get(product.path, validateQuery(stressTestQuoteQuerySchema), async (ctx: AppContext) => {

@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -17,7 +18,7 @@ import { trainingDatasetLines, trainingDatasetProduct } from './training-dataset
  * @returns the router
  */
 export function trainingDatasetRoutes(deps: AppDeps & { exports: ExportsQueue }, paid: PaidProduct = trainingDatasetProduct(deps)): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { product } = paid;
 
   router.get(product.path, async (ctx: AppContext) => {

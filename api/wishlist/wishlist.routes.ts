@@ -1,3 +1,4 @@
+import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { AppError, UnavailableError } from '../../shared/errors';
@@ -14,7 +15,7 @@ import { wishlistRequestSchema, type WishlistRequest } from './wishlist.schema';
  * @returns the router
  */
 export function wishlistRoutes(deps: AppDeps): Router<AppState> {
-  const router = new Router<AppState>();
+  const router = createRouter();
   const { freeTier } = deps.config;
 
   router.post('/api/wishlist', validateBody(wishlistRequestSchema), async (ctx: AppContext) => {
