@@ -1,4 +1,5 @@
 import { createRouter } from './http/create-router';
+import { paidRoutes } from './payments/paid-routes';
 import Router from '@koa/router';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../shared/config';
@@ -67,17 +68,13 @@ import { roleplayProduct } from './roleplay/roleplay.product';
 import { roleplayRoutes } from './roleplay/roleplay.routes';
 import { roleplayTools } from './roleplay/roleplay.tools';
 import { rewriteProduct } from './rewrite/rewrite.product';
-import { rewriteRoutes } from './rewrite/rewrite.routes';
 import { scriptCheckOperations } from './script-check/script-check.openapi';
 import { scriptCheckProduct } from './script-check/script-check.product';
-import { scriptCheckRoutes } from './script-check/script-check.routes';
 import { simulateOperations } from './simulate/simulate.openapi';
 import { simulateProduct } from './simulate/simulate.product';
-import { simulateRoutes } from './simulate/simulate.routes';
 import type { StressQueue } from './stress-test/stress-queue';
 import { stressTestOperations } from './stress-test/stress-test.openapi';
 import { stressTestProduct } from './stress-test/stress-test.product';
-import { stressTestRoutes } from './stress-test/stress-test.routes';
 import { starterKitOperations } from './starter-kit/starter-kit.openapi';
 import { starterKitRoutes } from './starter-kit/starter-kit.routes';
 import { wishlistOperations } from './wishlist/wishlist.openapi';
@@ -85,7 +82,6 @@ import { wishlistRoutes } from './wishlist/wishlist.routes';
 import type { ExportsQueue } from './http/exports-queue';
 import { progressOperations } from './progress/progress.openapi';
 import { progressProduct } from './progress/progress.product';
-import { progressRoutes } from './progress/progress.routes';
 import { trainingDatasetOperations } from './training-dataset/training-dataset.openapi';
 import { trainingDatasetProduct } from './training-dataset/training-dataset.product';
 import { trainingDatasetRoutes } from './training-dataset/training-dataset.routes';
@@ -193,17 +189,17 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     profileRoutes(),
     corpusRoutes(deps),
     scoreRoutes(deps),
-    simulateRoutes(deps, paid.simulate),
-    scriptCheckRoutes(deps, paid.scriptCheck),
+    paidRoutes(deps, paid.simulate),
+    paidRoutes(deps, paid.scriptCheck),
     bundleRoutes(deps, paid.bundle),
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),
-    stressTestRoutes(deps, deps.stress, paid.stressTest),
+    paidRoutes(deps, paid.stressTest),
     duelRoutes(deps, paid.duel),
-    rewriteRoutes(deps, paid.rewrite),
+    paidRoutes(deps, paid.rewrite),
     roleplayRoutes(deps, paid.roleplay),
-    progressRoutes(deps, paid.progress),
+    paidRoutes(deps, paid.progress),
     trainingDatasetRoutes(deps, paid.trainingDataset),
     coachingRoutes(deps, paid.coaching),
     recordsRoutes(deps, leaderboard),

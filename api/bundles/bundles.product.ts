@@ -7,7 +7,7 @@ import type { PaidProduct } from '../payments/paid-product';
 import type { DeliveryExtras } from '../payments/paid-work';
 import { checkReferralCode, normalizeReferralCode, referralAfterSettlement, referralBeforeSettlement } from '../payments/referral-check';
 import { bundleCharge, planTerms, type PurchasePlan } from './bundle-plans';
-import { bundleRequestSchema, type BundleRequest } from './bundles.schema';
+import { bundleQuoteQuerySchema, bundleRequestSchema, type BundleRequest } from './bundles.schema';
 import { TOKEN_PENDING_NOTE, TOKEN_SHOWN_NOTE, presentPurchase } from './present-bundle';
 import { BUNDLE_CLAIM_HEADER, isBuyerClaim } from './token-claim';
 
@@ -22,6 +22,7 @@ export function bundleProduct(deps: AppDeps): PaidProduct {
   return {
     product: PRODUCTS.bundle,
     requestSchema: bundleRequestSchema,
+    quoteQuerySchema: bundleQuoteQuerySchema,
     quote: async ({ tier }) => bundleCharge((tier ?? PRODUCTS.bundle.defaultTier) as PurchasePlan),
     async prepare(sent, call) {
       const body = sent as BundleRequest;

@@ -1,18 +1,15 @@
-import { createRouter } from '../http/create-router';
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { AppError } from '../../shared/errors';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
-import { validateBody, validateQuery } from '../http/validate';
+import { validateBody } from '../http/validate';
 import { findBundleByTokenHash, getBundle, replaceBundleToken } from '../payments/bundle-credit/bundle-store';
 import { BUNDLE_TOKEN_HEADER, bundleTokenHashFrom, invalidBundleToken } from '../payments/bundle-credit/bundle-token';
 import { walletKey } from '../payments/bundle-credit/wallet-key';
 import type { PaidProduct } from '../payments/paid-product';
-import { paidCallOf, pay } from '../payments/pay';
-import { sendQuote } from '../payments/quote';
-import type { PurchasePlan } from './bundle-plans';
+import { paidRoutes } from '../payments/paid-routes';
 import { bundleProduct } from './bundles.product';
-import { bundleQuoteQuerySchema, recoverRequestSchema, type RecoverRequest } from './bundles.schema';
+import { recoverRequestSchema, type RecoverRequest } from './bundles.schema';
 import { presentBalance } from './present-bundle';
 import { RECOVERY_WINDOW_SECONDS, isOwnerSignature, recoveryMessage } from './recovery';
 
@@ -23,18 +20,8 @@ import { RECOVERY_WINDOW_SECONDS, isOwnerSignature, recoveryMessage } from './re
  * @returns the router
  */
 export function bundleRoutes(deps: AppDeps, paid: PaidProduct = bundleProduct(deps)): Router<AppState> {
-  const router = createRouter();
+  const router = paidRoutes(deps, paid);
   const { dataSource } = deps;
-
-  router.get(paid.product.path, validateQuery(bundleQuoteQuerySchema), async (ctx: AppContext) => {
-    const { plan } = ctx.state.query as { plan: PurchasePlan };
-    sendQuote(ctx, deps, await paid.quote({ tier: plan }));
-  });
-
-  router.post(paid.product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
-    await pay(ctx, deps, request, work);
-  });
 
   router.get('/api/bundle/balance', async (ctx: AppContext) => {
     const found = await findBundleByTokenHash(dataSource, bundleTokenHashFrom(ctx.get(BUNDLE_TOKEN_HEADER)));

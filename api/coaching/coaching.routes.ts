@@ -1,14 +1,11 @@
-import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { findDrill, findPack, type Pack } from '../../shared/coaching/packs';
 import { AppError } from '../../shared/errors';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { validateBody } from '../http/validate';
-import { chargeFor } from '../payments/charge';
 import type { PaidProduct } from '../payments/paid-product';
-import { paidCallOf, pay } from '../payments/pay';
-import { sendQuote } from '../payments/quote';
+import { paidRoutes } from '../payments/paid-routes';
 import { COACHING_SECRET_HEADER, coachingSecretHashFrom, invalidCoachingSecret } from './coaching-secret';
 import { drillRequestSchema, type DrillRequest } from './coaching.schema';
 import { standingOf } from './drill-progress';
@@ -28,8 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * @returns the router
  */
 export function coachingRoutes(deps: AppDeps, paid: PaidProduct = coachingProduct(deps)): Router<AppState> {
-  const router = createRouter();
-  const { product } = paid;
+  const router = paidRoutes(deps, paid);
   const { dataSource } = deps;
   const origin = (ctx: AppContext) => requestOrigin(deps.config.payments, ctx);
 
@@ -45,15 +41,6 @@ export function coachingRoutes(deps: AppDeps, paid: PaidProduct = coachingProduc
 
   router.get('/api/coaching/packs', async (ctx: AppContext) => {
     ctx.body = presentCatalog();
-  });
-
-  router.get(product.path, async (ctx: AppContext) => {
-    sendQuote(ctx, deps, chargeFor(product));
-  });
-
-  router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
-    await pay(ctx, deps, request, work);
   });
 
   router.post('/api/coaching/drill', validateBody(drillRequestSchema), async (ctx: AppContext) => {

@@ -28,7 +28,7 @@ export function duelProduct(deps: AppDeps): PaidProduct {
     async quote({ wallet_address }) {
       const { charge, fee } = await duelQuote(deps.dataSource, wallet_address, deps.network.current());
       refuseIfSuspended(fee);
-      return charge;
+      return { ...charge, note: { duel_fee: fee } };
     },
     async prepare(sent, call) {
       const body = sent as DuelRequest;

@@ -82,7 +82,7 @@ export function buildChallenge(payments: AppConfig['payments'], charge: Charge, 
   }
   // Which discount the live quote applied, beside the requirements (interface description section 8).
   const declared = extensions ? { extensions } : {};
-  const body = { x402Version: X402_VERSION, error, resource, accepts, ...declared, ...(charge.discount ? { discount: charge.discount } : {}) };
+  const body = { x402Version: X402_VERSION, error, resource, accepts, ...declared, ...(charge.discount ? { discount: charge.discount } : {}), ...charge.note };
   const header = encodePaymentRequiredHeader({ x402Version: X402_VERSION, error, resource, accepts: usdc ? [usdc] : [], ...declared });
   return { body, header };
 }

@@ -16,6 +16,8 @@ export interface Charge {
   idempotencyKey: boolean;
   /** A discount the live quote applied to the catalog price (`price` is then the discounted price). */
   discount?: Discount;
+  /** Terms of this quote the 402 body shows beside the requirements (a duel's fee and its escalation). */
+  note?: Record<string, unknown>;
 }
 
 /** A discount in a live quote, as the 402 body shows it. */

@@ -47,6 +47,11 @@ export interface PaidProduct {
   /** A more specific code and message for some failing fields (as `validateBody` takes). */
   refine?: (fields: FieldProblem[]) => { code: string; message: string } | undefined;
   /**
+   * The query string a GET on the path takes (`tier` or `plan`, `wallet_address`); without one,
+   * `wallet_address` alone (see `paidRoutes`).
+   */
+  quoteQuerySchema?: object;
+  /**
    * The live quote without a request: the charge a GET on the path (or the quote tool) answers.
    * @param query - tier and wallet, when the product quotes per tier or per wallet
    */

@@ -1,12 +1,9 @@
-import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { validateBody } from '../http/validate';
-import { chargeFor } from '../payments/charge';
 import type { PaidProduct } from '../payments/paid-product';
-import { paidCallOf, pay } from '../payments/pay';
-import { sendQuote } from '../payments/quote';
+import { paidRoutes } from '../payments/paid-routes';
 import { feelingList, joinRoom, openRoomList, roomReport } from './roleplay-reads';
 import { roleplayProduct } from './roleplay.product';
 import { joinRoomRequestSchema, turnRequestSchema, type JoinRoomRequest, type TurnRequest } from './roleplay.schema';
@@ -23,17 +20,7 @@ export { OPEN_LIST_LIMIT } from './roleplay-reads';
  * @returns the router
  */
 export function roleplayRoutes(deps: AppDeps, paid: PaidProduct = roleplayProduct(deps)): Router<AppState> {
-  const router = createRouter();
-  const { product } = paid;
-
-  router.get(product.path, async (ctx: AppContext) => {
-    sendQuote(ctx, deps, chargeFor(product));
-  });
-
-  router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
-    await pay(ctx, deps, request, work);
-  });
+  const router = paidRoutes(deps, paid);
 
   router.get('/api/roleplay/open', async (ctx: AppContext) => {
     ctx.set('Cache-Control', 'no-store');

@@ -3,7 +3,7 @@ import { PRODUCTS } from '../../shared/products';
 import type { AppDeps } from '../http/deps';
 import { chargeFor } from '../payments/charge';
 import type { PaidProduct } from '../payments/paid-product';
-import { simulateRequestSchema, type SimulateRequest } from './simulate.schema';
+import { simulateQuoteQuerySchema, simulateRequestSchema, type SimulateRequest } from './simulate.schema';
 import { runSimulateSession, type SimulateSession } from './simulate.service';
 
 /**
@@ -16,6 +16,7 @@ export function simulateProduct(deps: AppDeps): PaidProduct {
   return {
     product,
     requestSchema: simulateRequestSchema,
+    quoteQuerySchema: simulateQuoteQuerySchema,
     quote: async ({ tier }) => chargeFor(product, tier ?? product.defaultTier, deps.network.current()),
     async prepare(sent, call) {
       const body = sent as SimulateRequest;

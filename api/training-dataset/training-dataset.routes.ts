@@ -1,12 +1,9 @@
-import { createRouter } from '../http/create-router';
-import Router from '@koa/router';
-import type { AppContext, AppState } from '../http/context';
+import type Router from '@koa/router';
+import type { AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import type { ExportsQueue } from '../http/exports-queue';
-import { validateBody } from '../http/validate';
 import type { PaidProduct } from '../payments/paid-product';
-import { paidCallOf, pay } from '../payments/pay';
-import { sendQuote } from '../payments/quote';
+import { paidRoutes } from '../payments/paid-routes';
 import { trainingDatasetLines, trainingDatasetProduct } from './training-dataset.product';
 
 /**
@@ -18,20 +15,11 @@ import { trainingDatasetLines, trainingDatasetProduct } from './training-dataset
  * @returns the router
  */
 export function trainingDatasetRoutes(deps: AppDeps & { exports: ExportsQueue }, paid: PaidProduct = trainingDatasetProduct(deps)): Router<AppState> {
-  const router = createRouter();
-  const { product } = paid;
-
-  router.get(product.path, async (ctx: AppContext) => {
-    sendQuote(ctx, deps, await paid.quote({}));
+  return paidRoutes(deps, paid, {
+    // Over HTTP the export is a JSON Lines stream; over MCP, the delivered object.
+    afterDelivery(ctx) {
+      ctx.type = 'application/jsonl; charset=utf-8';
+      ctx.body = trainingDatasetLines(deps, ctx.state.body, ctx.body as Record<string, unknown>);
+    },
   });
-
-  router.post(product.path, validateBody(paid.requestSchema), async (ctx: AppContext) => {
-    const { request, work } = await paid.prepare(ctx.state.body, paidCallOf(ctx, deps));
-    await pay(ctx, deps, request, work);
-    if (ctx.status !== 200) return;
-    ctx.type = 'application/jsonl; charset=utf-8';
-    ctx.body = trainingDatasetLines(deps, ctx.state.body, ctx.body as Record<string, unknown>);
-  });
-
-  return router;
 }

@@ -17,9 +17,11 @@ function storedSignature(row: AuthorizationRow): string | undefined {
 
 /**
  * Reads an x402 v2 payment (PAYMENT-SIGNATURE, or MCP `_meta["x402/payment"]`; exact scheme,
- * EIP-3009) and binds it to the request: the accepted requirement is the offered one, the amount
- * exact, `from` the body's wallet. Its `verify` then checks the time window and the resource,
- * recovers the signer, and asks the facilitator.
+ * EIP-3009). Its key comes from the payment alone, so a retry of an authorization the service
+ * already reserved finds its stored result whatever today's quote is (a loyalty step or a duel's
+ * fee may have moved the price since). Only a new authorization is held to the live quote: its
+ * `verify` binds it to the offered requirement (exact amount, `from` the body's wallet), checks
+ * the time window and the resource, recovers the signer, and asks the facilitator.
  * @param proof - the carried payment and where it was carried
  * @param input - config, facilitator, charge, the body's wallet, the resource key and request hash
  * @returns the claim, or a refusal
@@ -32,12 +34,12 @@ export async function claimExactEvmPayment(
   const requirement: PaymentRequirements | undefined = usdcRequirement(input.payments, input.charge);
   if (!requirement) return { ok: false, reason: 'unsupported_rail', message: 'This server takes only the rails listed in accepts.' };
   const payment = decodePaymentSignature(proof.value, proof.source);
-  const bound = checkPaymentTerms(payment, requirement, input.wallet);
-  if (!bound.ok) return bound;
+  // The stored key of this authorization, if it was ever reserved: what it names, not what today's
+  // requirement says. A reserved row is only ever resumed with the very same signature.
   const key = {
-    network: requirement.network,
-    asset: requirement.asset.toLowerCase(),
-    payer: bound.payer.toLowerCase(),
+    network: String(payment.payload.accepted.network),
+    asset: String(payment.payload.accepted.asset).toLowerCase(),
+    payer: payment.authorization.from.toLowerCase(),
     nonce: payment.authorization.nonce.toLowerCase(),
   };
   return {
@@ -45,6 +47,8 @@ export async function claimExactEvmPayment(
     key,
     sameProof: (row) => storedSignature(row)?.toLowerCase() === payment.signature.toLowerCase(),
     async verify(): Promise<NewAuthorization | Refusal> {
+      const bound = checkPaymentTerms(payment, requirement, input.wallet);
+      if (!bound.ok) return bound;
       const late = checkPaymentWindow(payment, requirement, input.resourceKey, Math.floor(Date.now() / 1000));
       if (late) return late;
       // Our own signature check and the facilitator's verification run side by side; ours decides first.
@@ -64,7 +68,10 @@ export async function claimExactEvmPayment(
         return { ok: false, reason: verdict.invalidReason ?? 'payment_invalid', message: verdict.invalidMessage ?? 'The facilitator refused the payment.' };
       }
       return {
-        ...key,
+        network: requirement.network,
+        asset: requirement.asset.toLowerCase(),
+        payer: bound.payer.toLowerCase(),
+        nonce: key.nonce,
         rail: 'exact-evm',
         x402Version: 2,
         resource: input.resourceKey,
