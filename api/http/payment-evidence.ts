@@ -22,6 +22,12 @@ export interface DeliveredResult {
   key: string;
   /** The paying wallet, as stored; only its keyed hash is kept. */
   payer: string;
+  /**
+   * What a delivered result of this method proves happened once (its invocation, its settlement),
+   * counted with the first delivery whichever call did the step: a call that did it may have
+   * delivered nothing (a pending settlement) and left it to a retry.
+   */
+  proves: readonly EvidenceCounter[];
 }
 
 /**
@@ -46,8 +52,6 @@ export interface PaymentEvidence {
   verified(call: EvidenceCall, product: string): Promise<void>;
   /** The facilitator answered a settlement (`success`: money moved, with a transaction). */
   settled(call: EvidenceCall, product: string, success: boolean): Promise<void>;
-  /** The paid work produced its result (once per payment or credit). */
-  invoked(call: EvidenceCall, product: string): Promise<void>;
   /** A paid result was returned; only the first return of each `key` is a delivery. */
   delivered(call: EvidenceCall, product: string, result: DeliveredResult): Promise<void>;
   /** Writes what the call counted and has not written yet; the pipeline runs it when the call ends. */
@@ -67,6 +71,7 @@ export function createPaymentEvidence(deps: { dataSource: DataSource; buyerHashK
   const startedAt = new WeakMap<object, number>();
   // The counters each call bumped and has not written yet, by product.
   const pending = new WeakMap<object, Map<string, EvidenceCounter[]>>();
+
 
   const safely = async (call: EvidenceCall, event: string, write: () => Promise<unknown>): Promise<void> => {
     try {
@@ -100,10 +105,11 @@ export function createPaymentEvidence(deps: { dataSource: DataSource; buyerHashK
     challenged: (call, product) => count(call, product, 'payment_challenges'),
     retried: (call, product) => count(call, product, 'payment_retries'),
     verified: (call, product) => count(call, product, 'payment_verifications'),
+    // A settlement that went through is counted once, with the first delivery of its result (see
+    // DeliveredResult.proves): concurrent re-sends of one payment all wait for the same one.
     async settled(call, product, success) {
-      if (!call.canary) add(call, product, ...(success ? (['payment_settlements', 'verified_settlements'] as const) : (['payment_settlements'] as const)));
+      if (!success) await count(call, product, 'payment_settlements');
     },
-    invoked: (call, product) => count(call, product, 'successful_invocations'),
     async delivered(call, product, result) {
       const started = startedAt.get(call);
       const counters = take(call, product).flatMap(([, c]) => c);
@@ -114,6 +120,7 @@ export function createPaymentEvidence(deps: { dataSource: DataSource; buyerHashK
           latencyMs: started === undefined ? null : Date.now() - started,
           viaProofCard: call.viaProofCard === true,
           canary: call.canary === true,
+          firstOnly: call.canary ? [] : result.proves,
         }),
       );
     },

@@ -99,6 +99,7 @@ const RECORD_DELIVERED_CALL: HotStatement = {
        RETURNING paid_calls),
      counted AS (
        SELECT c FROM unnest($2::text[]) AS c
+       UNION ALL SELECT c FROM unnest($8::text[]) AS c, delivered
        UNION ALL SELECT 'deliveries' FROM buyer
        UNION ALL SELECT 'second_paid_calls' FROM buyer WHERE paid_calls >= 2
        UNION ALL SELECT 'repeat_buyers' FROM buyer WHERE paid_calls = 2
@@ -119,10 +120,16 @@ const RECORD_DELIVERED_CALL: HotStatement = {
  * @param db - DataSource or transaction manager
  * @param product - catalog product id
  * @param counters - the counters to bump (a name given twice adds two)
- * @param delivery - the call's delivery, if it delivered
+ * @param delivery - the call's delivery, if it delivered; its `firstOnly` counters count only when
+ *   it is the first delivery of its key (facts of the authorization, not of the call)
  * @returns whether the delivery (if any) was the first of its key
  */
-export async function recordCallEvidence(db: DataSource | EntityManager, product: string, counters: readonly EvidenceCounter[], delivery?: Omit<DeliveryEvent, 'product'>): Promise<boolean> {
+export async function recordCallEvidence(
+  db: DataSource | EntityManager,
+  product: string,
+  counters: readonly EvidenceCounter[],
+  delivery?: Omit<DeliveryEvent, 'product'> & { firstOnly?: readonly EvidenceCounter[] },
+): Promise<boolean> {
   if (!delivery) {
     await bumpCounters(db, product, counters);
     return false;
@@ -135,6 +142,7 @@ export async function recordCallEvidence(db: DataSource | EntityManager, product
     delivery.canary,
     delivery.buyerHash,
     delivery.viaProofCard,
+    delivery.firstOnly ?? [],
   ]);
   return rows[0]?.first === 1;
 }

@@ -72,7 +72,6 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
       async retried() {},
       async verified() {},
       async settled() {},
-      async invoked() {},
       async delivered() {},
       async flush() {},
       async viewed() {},

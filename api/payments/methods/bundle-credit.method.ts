@@ -171,8 +171,7 @@ async function redeem(
       headers: { 'Retry-After': '1' },
     });
   }
-  await deps.evidence.invoked(exchange, product);
-  await deps.evidence.delivered(exchange, product, { key: `bundle-redemption/${redemption.id}`, payer: bundle.wallet });
+  await deps.evidence.delivered(exchange, product, { key: `bundle-redemption/${redemption.id}`, payer: bundle.wallet, proves: ['successful_invocations'] });
   return deliverRedemption(stored.response, replayed);
 }
 

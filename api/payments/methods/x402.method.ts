@@ -162,7 +162,6 @@ async function proceed(
       throw err;
     }
     current = await storeResult(deps.dataSource, current, outcome);
-    await deps.evidence.invoked(exchange, request.charge.product);
   }
   return { kind: 'worked', row: current, replayed };
 }
@@ -245,7 +244,7 @@ async function deliver(
       exchange.log.error({ err, first: delivery.first }, 'delivery extras failed');
     }
   }
-  await deps.evidence.delivered(exchange, request.charge.product, { key: `x402/${row.id}`, payer: row.payer });
+  await deps.evidence.delivered(exchange, request.charge.product, { key: `x402/${row.id}`, payer: row.payer, proves: ['successful_invocations', 'payment_settlements', 'verified_settlements'] });
   return {
     kind: 'delivered',
     body: { ...(row.response ?? {}), ...extras, payment: { network: row.network, asset: row.asset, amount: row.amount, transaction } },
