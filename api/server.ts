@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { bindQueueEvents, closeQueueEvents, createQueue, createQueueEvents, QUEUE } from '../jobs';
-import { loadConfig, type AppConfig } from '../shared/config';
+import { loadConfig, publicOriginProblem, type AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
@@ -198,6 +198,8 @@ export async function startWeb(config: AppConfig, logger: Logger): Promise<WebRu
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  const problem = publicOriginProblem(config);
+  if (problem) throw new Error(problem);
   const logger = createLogger(config, 'web');
   const runtime = await startWeb(config, logger);
   let stopping = false;

@@ -446,3 +446,19 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     },
   });
 }
+
+/**
+ * Why this configuration cannot serve behind its proxy, if it cannot: with trusted proxy hops and no
+ * `PUBLIC_BASE_URL`, every discovery document, llms.txt and the starter kit would answer 503 at
+ * request time (a forwarded Host is not trusted to name the public origin), so web and `npm start`
+ * refuse to start with this one line instead.
+ * @param config - the loaded config
+ * @returns the line to print, or undefined when the configuration is usable
+ */
+export function publicOriginProblem(config: Pick<AppConfig, 'http' | 'payments'>): string | undefined {
+  if (config.http.trustedProxyHops === 0 || config.payments.publicBaseUrl) return undefined;
+  return (
+    `TRUSTED_PROXY_HOPS is ${config.http.trustedProxyHops} but PUBLIC_BASE_URL is unset: behind a proxy the service does not ` +
+    'guess its public address from forwarded headers; set PUBLIC_BASE_URL to it (e.g. https://humanlike.example.com)'
+  );
+}

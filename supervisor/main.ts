@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../shared/config';
+import { loadConfig, publicOriginProblem } from '../shared/config';
 import { createLogger } from '../shared/logger';
 import { DevStack, type DevStackInfo } from './dev-stack';
 import { DEFAULT_REDIS_PROBE } from './redis-choice';
@@ -50,6 +50,13 @@ export function paymentLines(info: DevStackInfo): string[] {
 async function main(): Promise<void> {
   const env = process.env;
   const config = loadConfig(env);
+  const problem = publicOriginProblem(config);
+  if (problem) {
+    // Before anything starts: web would refuse the same configuration, and be restarted for it.
+    process.stderr.write(`npm start: ${problem}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const log = createLogger(config, 'supervisor');
   const rootDir = findRootDir(__dirname);
   const dataDir = path.resolve(env.DATA_DIR?.trim() || path.join(rootDir, '.data'));

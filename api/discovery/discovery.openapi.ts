@@ -50,14 +50,18 @@ export const discoveryOperations: OperationSpec[] = [
       method: 'get',
       path,
       operationId: index === 0 ? 'getMcpRegistryAuth' : 'getMcpRegistryAuthApi',
-      summary: 'The MCP registry\'s HTTP domain-verification record (text/plain, `v=MCPv1; k=ed25519; p=<public key>`), from MCP_REGISTRY_AUTH.',
+      summary: 'The MCP registry\'s HTTP domain-verification record (text/plain, `v=MCPv1; k=ed25519; p=<public key>`).',
+      description:
+        'The public half of a key pair the service made on first need and keeps in its database (the operator gets the ' +
+        'private half, for the registry publisher\'s `login http`, from `humanlike admin mcp-registry`); MCP_REGISTRY_AUTH, ' +
+        'when set, is served instead.',
       tags: [DISCOVERY_TAG],
       headers: [IF_NONE_MATCH],
       responses: {
-        // No schema: the record is not a document for crawlers, and it exists only when configured.
+        // No schema: the record is one line of text for the registry, not a document for crawlers.
         '200': { description: 'The record (text/plain).', headers: CACHE_HEADERS },
         '304': { description: 'Not modified.' },
-        '404': { description: 'mcp_registry_auth_not_configured: MCP_REGISTRY_AUTH is unset.', schema: errorBodySchema },
+        '503': { description: 'database_unavailable: the key could not be read.', schema: errorBodySchema },
       },
     }),
   ),

@@ -1,6 +1,6 @@
 import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
-import { AppError } from '../../shared/errors';
+import { ensureMcpRegistryKey, mcpRegistryRecord } from '../../shared/operators/mcp-registry-key';
 import { jsonDocument, sendCacheable, type CacheableDocument } from '../http/cacheable';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -48,10 +48,19 @@ export function discoveryRoutes(deps: AppDeps, operations: readonly OperationSpe
     }
   }
 
-  const record = deps.config.discovery.mcpRegistryAuth;
+  // MCP_REGISTRY_AUTH overrides; otherwise the service's own key, made once and kept in the
+  // database, so the record works out of the box and stays the same across processes and restarts.
+  const configured = deps.config.discovery.mcpRegistryAuth;
+  let stored: Promise<string> | undefined;
+  const registryRecord = (): Promise<string> => {
+    stored ??= ensureMcpRegistryKey(deps.dataSource).then(mcpRegistryRecord);
+    // A failed read (database down) is tried again by the next request.
+    stored.catch(() => (stored = undefined));
+    return stored;
+  };
   for (const path of [DOCUMENT_PATHS.mcpRegistryAuth, `/api${DOCUMENT_PATHS.mcpRegistryAuth}`]) {
     router.get(path, async (ctx: AppContext) => {
-      if (!record) throw new AppError(404, 'mcp_registry_auth_not_configured', 'This server publishes no MCP registry domain-verification record (MCP_REGISTRY_AUTH is unset).');
+      const record = configured ?? (await registryRecord());
       sendCacheable(ctx, { body: `${record}\n`, type: 'text/plain; charset=utf-8', maxAgeSeconds: DISCOVERY_MAX_AGE_SECONDS });
     });
   }

@@ -13,7 +13,7 @@ import { scoreRequestSchema, type ScoreRequest } from './free-score.schema';
  * @param score - the engine's result
  * @returns the `score` member of the response
  */
-function presentFreeScore(score: ScoreResult) {
+export function presentFreeScore(score: ScoreResult) {
   const verdict = score.result;
   return {
     scorer_version: score.scorer_version,

@@ -52,8 +52,11 @@ export function sessionRecord(row: LedgerRow, index: number): Record<string, unk
   };
 }
 
-async function* lines(ds: DataSource, wallet: string, manifest: TrainingExportManifest, header: Record<string, unknown>, includeText: boolean): AsyncGenerator<string> {
-  yield `${JSON.stringify({ record_type: 'manifest', ...header })}\n`;
+/** The parts of an export, in order: its manifest, pages of session records, and the count sent. */
+type ExportPart = { kind: 'manifest'; header: Record<string, unknown> } | { kind: 'page'; records: Array<Record<string, unknown>> } | { kind: 'end'; records: number };
+
+async function* parts(ds: DataSource, wallet: string, manifest: TrainingExportManifest, header: Record<string, unknown>, includeText: boolean): AsyncGenerator<ExportPart> {
+  yield { kind: 'manifest', header };
   const mark = manifest.high_water_mark;
   let sent = 0;
   let after = START;
@@ -70,27 +73,56 @@ async function* lines(ds: DataSource, wallet: string, manifest: TrainingExportMa
       [wallet, after.settled_at, after.id, mark.settled_at, mark.id, Math.min(DATASET_PAGE_ROWS, manifest.records - sent), includeText],
     )) as LedgerRow[];
     if (page.length === 0) break;
-    let chunk = '';
-    for (const row of page) chunk += `${JSON.stringify(sessionRecord(row, sent++))}\n`;
-    yield chunk;
+    yield { kind: 'page', records: page.map((row) => sessionRecord(row, sent++)) };
     const last = page[page.length - 1];
     after = { settled_at: last.settled_at, id: last.id };
   }
-  yield `${JSON.stringify({ record_type: 'end', records: sent })}\n`;
+  yield { kind: 'end', records: sent };
 }
 
+async function* jsonLines(source: AsyncGenerator<ExportPart>): AsyncGenerator<string> {
+  for await (const part of source) {
+    if (part.kind === 'manifest') yield `${JSON.stringify({ record_type: 'manifest', ...part.header })}\n`;
+    else if (part.kind === 'page') yield part.records.map((r) => `${JSON.stringify(r)}\n`).join('');
+    else yield `${JSON.stringify({ record_type: 'end', records: part.records })}\n`;
+  }
+}
+
+// One JSON document written as it is read: the manifest's members, then `sessions`. A document cut
+// short does not parse, so it needs no end marker.
+async function* jsonDocument(source: AsyncGenerator<ExportPart>): AsyncGenerator<string> {
+  let first = true;
+  for await (const part of source) {
+    if (part.kind === 'manifest') {
+      const head = JSON.stringify(part.header);
+      yield `${head.slice(0, -1)}${head === '{}' ? '' : ','}"sessions":[`;
+    } else if (part.kind === 'page') {
+      yield (first ? '' : ',') + part.records.map((r) => JSON.stringify(r)).join(',');
+      first = false;
+    } else {
+      yield ']}\n';
+    }
+  }
+}
+
+/** How an export is delivered: one JSON document (the default) or JSON Lines. */
+export type DatasetFormat = 'json' | 'jsonl';
+
 /**
- * The export as a JSON Lines stream: the manifest line (the paid response's members), one
- * `session` line per ledger row up to the high-water mark, in ledger order, then an `end` line
- * with the count (a missing `end` line means the stream was cut). Read page by page, as the
- * client takes it, so memory stays flat whatever the history's size.
+ * The export as a stream, read page by page as the client takes it, so memory stays flat whatever
+ * the history's size. JSON Lines: the manifest line (the paid response's members), one `session`
+ * line per ledger row up to the high-water mark, in ledger order, then an `end` line with the
+ * count (a missing `end` line means the stream was cut). JSON: one object, the manifest's members
+ * plus `sessions`, the same session records in the same order.
  * @param ds - DataSource
  * @param wallet - the wallet as the ledger stores it
  * @param manifest - the record count and high-water mark fixed at payment
- * @param header - the members of the manifest line (the delivered body)
+ * @param header - the members of the manifest (the delivered body)
  * @param includeText - whether to put the stored texts in the records
+ * @param format - JSON (default) or JSON Lines
  * @returns the stream
  */
-export function datasetStream(ds: DataSource, wallet: string, manifest: TrainingExportManifest, header: Record<string, unknown>, includeText: boolean): Readable {
-  return Readable.from(lines(ds, wallet, manifest, header, includeText), { objectMode: false, highWaterMark: 64 * 1024 });
+export function datasetStream(ds: DataSource, wallet: string, manifest: TrainingExportManifest, header: Record<string, unknown>, includeText: boolean, format: DatasetFormat = 'jsonl'): Readable {
+  const source = parts(ds, wallet, manifest, header, includeText);
+  return Readable.from(format === 'json' ? jsonDocument(source) : jsonLines(source), { objectMode: false, highWaterMark: 64 * 1024 });
 }

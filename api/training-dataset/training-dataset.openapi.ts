@@ -53,18 +53,33 @@ const recordSchema = {
   ],
 };
 
+const [manifestLine, sessionLine] = recordSchema.oneOf as [{ required: string[]; properties: Record<string, object> }, object];
+
+// The default answer: the manifest's members and every session record, in one object.
+const documentSchema = {
+  type: 'object',
+  description: 'application/json (the default): the manifest members plus sessions, the session records in ledger order.',
+  required: [...manifestLine.required.filter((k) => k !== 'record_type'), 'sessions'],
+  properties: {
+    ...Object.fromEntries(Object.entries(manifestLine.properties).filter(([k]) => k !== 'record_type')),
+    sessions: { type: 'array', items: sessionLine },
+  },
+};
+
 /** OpenAPI specs of the training-dataset routes. */
 export const trainingDatasetOperations: OperationSpec[] = [
   {
     method: 'post',
     path: product.path,
     operationId: 'postTrainingDataset',
-    summary: `Training-dataset export of the paying wallet (${pricePhrase(product)}) over x402, as JSON Lines.`,
+    summary: `Training-dataset export of the paying wallet (${pricePhrase(product)}) over x402, as JSON or JSON Lines.`,
     description:
-      "The wallet's scored history as fine-tuning-ready JSON Lines (Content-Type application/jsonl, format " +
-      `${DATASET_FORMAT}): a manifest line, one session line per scored session or stress-test run (per-session metrics, ` +
+      "The wallet's scored history as fine-tuning-ready records (format " +
+      `${DATASET_FORMAT}): one per scored session or stress-test run (per-session metrics, ` +
       'the persona targets frozen when it was scored, measured values and per-dimension gaps, and the raw text only where ' +
-      'the wallet consented with store_text_for_training), then an end line. The export is fixed at payment on the exports ' +
+      'the wallet consented with store_text_for_training). By default one JSON object: the manifest members and sessions. ' +
+      'With Accept: application/jsonl (or application/x-ndjson), JSON Lines: a manifest line, one session line per record, ' +
+      'then an end line with the count (a stream without it was cut). Either way the answer is streamed. The export is fixed at payment on the exports ' +
       'queue (record count and high-water mark); the rows are streamed in keyset pages of ' +
       `${DATASET_PAGE_ROWS}, so thousands of sessions never sit in memory. A replay with the same authorization ` +
       `(${REPLAY_HEADER}: true) streams the same rows. A wallet with no history gets a manifest with records 0 and an end ` +
@@ -74,7 +89,12 @@ export const trainingDatasetOperations: OperationSpec[] = [
     body: trainingDatasetRequestSchema,
     headers: paidCallHeaders(product),
     responses: {
-      '200': { description: 'application/jsonl: the export, one JSON object per line (schema: one line).', schema: recordSchema, headers: RECEIPT_HEADERS },
+      '200': {
+        description: 'The export: JSON by default; JSON Lines (schema: one line) when Accept asks for application/jsonl.',
+        schema: documentSchema,
+        alternatives: [{ mediaType: 'application/jsonl', schema: recordSchema }],
+        headers: RECEIPT_HEADERS,
+      },
       ...PAID_CALL_RESPONSES,
     },
   },

@@ -7,7 +7,7 @@ import type { ExportsQueue } from '../http/exports-queue';
 import { walletKey } from '../payments/bundle-credit/wallet-key';
 import { quoteFor } from '../payments/loyalty';
 import type { PaidProduct } from '../payments/paid-product';
-import { datasetStream } from './dataset-stream';
+import { datasetStream, type DatasetFormat } from './dataset-stream';
 import { trainingDatasetRequestSchema, type TrainingDatasetRequest } from './training-dataset.schema';
 import { runTrainingExport } from './training-dataset.service';
 
@@ -18,22 +18,23 @@ function withDefaults(sent: unknown): TrainingDatasetRequest {
 }
 
 /**
- * The JSON Lines export of a delivered manifest: the rows that manifest fixed (first delivery and
- * replays alike).
+ * The export of a delivered manifest: the rows that manifest fixed (first delivery and replays
+ * alike), as one JSON document or as JSON Lines.
  * @param deps - app dependencies
  * @param sent - the validated request
  * @param delivered - the delivered body (the stored manifest and the payment)
+ * @param format - `json` or `jsonl` (default)
  * @returns the stream
  */
-export function trainingDatasetLines(deps: AppDeps, sent: unknown, delivered: Record<string, unknown>): Readable {
+export function trainingDatasetLines(deps: AppDeps, sent: unknown, delivered: Record<string, unknown>, format: DatasetFormat = 'jsonl'): Readable {
   const body = withDefaults(sent);
   const manifest = delivered as Record<string, unknown> & TrainingExportManifest;
-  return datasetStream(deps.dataSource, walletKey(body.wallet_address), manifest, manifest, body.include_text === true);
+  return datasetStream(deps.dataSource, walletKey(body.wallet_address), manifest, manifest, body.include_text === true, format);
 }
 
 /**
- * The training-dataset export as every transport sells it. Over HTTP the delivery is a JSON Lines
- * stream; an agent's tool result holds the same lines as parsed records.
+ * The training-dataset export as every transport sells it. Over HTTP the delivery is a JSON
+ * document, or JSON Lines when asked; an agent's tool result holds the lines as parsed records.
  * @param deps - app dependencies and the exports queue
  * @returns the paid product
  */

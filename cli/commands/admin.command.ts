@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../shared/config';
 import { createDataSource } from '../../shared/db/create-data-source';
 import { ConfigError } from '../../shared/errors';
+import { ensureMcpRegistryKey, mcpRegistryRecord } from '../../shared/operators/mcp-registry-key';
 import { listCredentials, mintCredential, OPERATOR_ROLES, revokeCredential, type CredentialInfo, type OperatorRole } from '../../shared/operators/credentials';
 import { CliUsageError, type CliIo } from '../io';
 
@@ -112,5 +113,43 @@ export function createAdminCommand(io: CliIo, env: NodeJS.ProcessEnv, report: (c
       }
       report(0);
     });
-  return new Command('admin').description('operate the service: credentials (needs DATABASE_URL)').addCommand(token);
+  const registry = new Command('mcp-registry')
+    .description("what the MCP registry's publisher needs to verify this service's domain over HTTP (DATABASE_URL)")
+    .option('--domain <host>', 'the domain the service answers on (default: the host of PUBLIC_BASE_URL)')
+    .option('--json', 'machine-readable output', false)
+    .action(async (flags: { domain?: string; json: boolean }) => {
+      const domain = flags.domain ?? registryDomain(env.PUBLIC_BASE_URL);
+      const key = await withDatabase(env, ensureMcpRegistryKey);
+      const record = mcpRegistryRecord(key);
+      const override = env.MCP_REGISTRY_AUTH?.trim();
+      const login = `mcp-publisher login http --domain ${domain ?? '<your domain>'} --private-key ${key.privateKeyHex}`;
+      if (flags.json) {
+        io.stdout.write(
+          JSON.stringify({ domain: domain ?? null, record, algorithm: key.algorithm, private_key_hex: key.privateKeyHex, login, served_record: override || record, overridden: Boolean(override) && override !== record }) + '\n',
+        );
+      } else {
+        const where = domain ? `https://${domain}/.well-known/mcp-registry-auth` : '/.well-known/mcp-registry-auth (also under /api)';
+        io.stdout.write(
+          `The service serves this record at ${where}:\n  ${record}\n\n` +
+            `Log the registry's publisher in with the matching private key (a secret: it publishes under ${domain ? reversedDomain(domain) : 'your reversed domain'}/*):\n  ${login}\n` +
+            (override && override !== record ? `\nMCP_REGISTRY_AUTH is set, and web serves it instead of this record:\n  ${override}\nUnset it (or set it to the record above) for this key to verify.\n` : ''),
+        );
+      }
+      report(0);
+    });
+  return new Command('admin').description('operate the service: credentials, the MCP registry key (needs DATABASE_URL)').addCommand(token).addCommand(registry);
+}
+
+function registryDomain(publicBaseUrl: string | undefined): string | undefined {
+  if (!publicBaseUrl?.trim()) return undefined;
+  try {
+    return new URL(publicBaseUrl).hostname;
+  } catch {
+    throw new CliUsageError(`PUBLIC_BASE_URL is not a URL ("${publicBaseUrl}"); pass --domain`);
+  }
+}
+
+/** The registry's namespace form of a domain: humanlike.example.com -> com.example.humanlike. */
+function reversedDomain(domain: string): string {
+  return domain.split('.').reverse().join('.');
 }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { Command } from 'commander';
 import { PRODUCTS } from '../../shared/products';
 import { payForSession, SIMULATE_PATH, type ProductRequest, PaymentRefusedError, ServerUnreachableError, type PaidSessionOutcome, type PayEvent } from '../pay/pay-for-session';
+import { renderPaidAnswer } from '../pay/render-answer';
 import { defaultStateDir } from '../pay/state-dir';
 import { CliUsageError, readAll, type CliIo } from '../io';
 import { atomicUnitsOption, httpUrlOption, networkOption, secondsOption, tokenAddressOption } from '../options';
@@ -74,44 +75,6 @@ function privateKeyFrom(keyFile: string | undefined, env: NodeJS.ProcessEnv): `0
   const key = raw.startsWith('0x') ? raw : `0x${raw}`;
   if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new CliUsageError('the private key must be 32 bytes of hex');
   return key as `0x${string}`;
-}
-
-function renderScriptCheck(body: Record<string, any>): string[] {
-  const lines = [
-    // The response's method_note says it at length; one line here.
-    `Adherence ${body.adherence_score} (${body.on_script} of ${body.claims_checked} claims on script; string and number matching, not a factual-accuracy check)`,
-  ];
-  for (const c of body.claims as Array<Record<string, any>>) {
-    const approved = !c.on_script && c.approved_alternatives.length > 0 ? ` (approved: ${c.approved_alternatives.map((a: string) => JSON.stringify(a)).join(', ')})` : '';
-    lines.push(`  ${c.on_script ? 'on ' : 'off'} ${c.kind} ${JSON.stringify(c.text)} at ${c.start}-${c.end}${approved}`);
-  }
-  lines.push(`Next step: ${body.improvement}`);
-  return lines;
-}
-
-function render(outcome: PaidSessionOutcome): string {
-  const lines: string[] = [];
-  const body = outcome.body as Record<string, any> | null;
-  if (outcome.status === 200 && body?.method === 'string_and_number_matching' && Array.isArray(body.claims)) {
-    lines.push(...renderScriptCheck(body));
-    lines.push(`Result id: ${body.result_id}; your referral code: ${body.referral_code}${outcome.replayed ? ' (replayed delivery)' : ''}`);
-  } else if (outcome.status === 200 && body && !body.score) {
-    // A product this client has no layout for: its answer as it came.
-    lines.push(JSON.stringify(body, null, 2));
-  } else if (outcome.status === 200 && body?.score) {
-    lines.push(`EQ score ${body.score.eq_score} (${body.score.passed ? 'passed' : 'not passed'}) against ${body.target_profile}; human-likeness ${body.score.human_likeness}`);
-    lines.push(`Add to the system prompt: ${body.score.suggested_prompt_addition}`);
-    lines.push(String(body.improvement));
-    if (Array.isArray(body.rewrite_guidance)) {
-      for (const step of body.rewrite_guidance) lines.push(`  ${step.priority}. ${step.action}`);
-    }
-    lines.push(`Result id: ${body.result_id}; your referral code: ${body.referral_code}${outcome.replayed ? ' (replayed delivery)' : ''}`);
-  } else {
-    lines.push(`HTTP ${outcome.status}: ${JSON.stringify(body)}`);
-  }
-  if (outcome.paid) lines.push(`Signed: ${outcome.paid.amount} units of ${outcome.paid.asset} on ${outcome.paid.network} to ${outcome.paid.payTo}`);
-  if (outcome.receipt) lines.push(`Receipt: ${JSON.stringify(outcome.receipt)}`);
-  return `${lines.join('\n')}\n`;
 }
 
 function describeEvent(event: PayEvent): string {
@@ -212,7 +175,7 @@ async function runPay(words: string[], flags: PayFlags, io: CliIo, env: NodeJS.P
   io.stdout.write(
     flags.json
       ? `${JSON.stringify({ status: outcome.status, body: outcome.body, receipt: outcome.receipt ?? null, paid: outcome.paid ?? null, replayed: outcome.replayed, resumed_from: outcome.resumedFrom ?? null })}\n`
-      : render(outcome),
+      : renderPaidAnswer(outcome),
   );
   return outcome.status === 200 ? 0 : 1;
 }

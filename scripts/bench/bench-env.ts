@@ -32,6 +32,8 @@ export function serviceEnv(target: ServiceTarget): Record<string, string> {
     QUEUE_PREFIX: target.queuePrefix,
     DATABASE_URL: target.databaseUrl,
     TRUSTED_PROXY_HOPS: '1',
+    // Behind a trusted hop web refuses to start without it; the bench signs whatever resource its 402 names.
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
     CALLER_HASH_KEY: `bench-${randomBytes(16).toString('hex')}`,
     FREE_SCORE_LIMIT: '1000000000',
     FREE_WISHLIST_REQUIRED_FROM: '1000000001',

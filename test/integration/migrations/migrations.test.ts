@@ -25,6 +25,7 @@ const EXPECTED_TABLES = [
   'free_corpus_entries',
   'idempotency_records',
   'ledger_sessions',
+  'mcp_registry_key',
   'network_config',
   'network_config_changes',
   'operator_credentials',

@@ -1,4 +1,6 @@
+import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import path from 'node:path';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { BAZAAR, validateDiscoveryExtension, validateDiscoveryExtensionSpec, type DiscoveryExtension } from '@x402/extensions/bazaar';
@@ -8,6 +10,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { apiOperations } from '../../../../api/routes';
+import { main } from '../../../../cli/main';
 import { PRODUCTS } from '../../../../shared/products';
 import { startTestStack, type TestStack } from '../../../helpers/stack';
 
@@ -48,6 +51,17 @@ function linksInMarkdown(text: string): string[] {
 
 function loadJson(name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
+}
+
+async function cli(argv: string[], databaseUrl: string): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, color: false }, { DATABASE_URL: databaseUrl });
+  return { code, out, err };
 }
 
 describe('discovery documents', function () {
@@ -201,12 +215,28 @@ describe('discovery documents', function () {
       ]);
     });
 
-    it('the MCP registry record is 404 while MCP_REGISTRY_AUTH is unset', async function () {
-      for (const p of ['/.well-known/mcp-registry-auth', '/api/.well-known/mcp-registry-auth']) {
-        const res = await stack.http.get(p);
-        expect(res.status).to.equal(404);
-        expect(res.body.error.code).to.equal('mcp_registry_auth_not_configured');
-      }
+    it('serves the service\'s own MCP registry record out of the box, the one `humanlike admin mcp-registry` gives the key of', async function () {
+      const [root, api] = await Promise.all(['/.well-known/mcp-registry-auth', '/api/.well-known/mcp-registry-auth'].map((p) => stack.http.get(p)));
+      expect(root.status).to.equal(200);
+      expect(root.headers['content-type']).to.match(/^text\/plain/);
+      const match = /^v=MCPv1; k=ed25519; p=([A-Za-z0-9+/]{43}=)\n$/.exec(root.text);
+      expect(match, root.text).to.not.equal(null);
+      expect(api.text).to.equal(root.text);
+      expect((await stack.http.get('/.well-known/mcp-registry-auth')).text, 'kept, not made again').to.equal(root.text);
+
+      const printed = await cli(['admin', 'mcp-registry', '--domain', 'humanlike.example', '--json'], stack.config.db.url!);
+      expect(printed.code, printed.err).to.equal(0);
+      const out = JSON.parse(printed.out) as { record: string; private_key_hex: string; login: string; overridden: boolean };
+      expect(`${out.record}\n`).to.equal(root.text);
+      expect(out.overridden).to.equal(false);
+      expect(out.login).to.equal(`mcp-publisher login http --domain humanlike.example --private-key ${out.private_key_hex}`);
+      // The private key signs what the served public key verifies, as the registry checks it.
+      const seed = Buffer.from(out.private_key_hex, 'hex');
+      expect(seed).to.have.length(32);
+      const privateKey = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+      const publicKey = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(match![1], 'base64')]), format: 'der', type: 'spki' });
+      const message = Buffer.from('2026-01-01T00:00:00Z');
+      expect(verify(null, message, publicKey, sign(null, message, privateKey))).to.equal(true);
     });
 
     it('the OpenAPI document describes every discovery path', async function () {

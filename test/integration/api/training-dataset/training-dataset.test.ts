@@ -28,7 +28,7 @@ function jsonLines(res: unknown, done: (err: Error | null, body: unknown) => voi
 }
 const parseLines = (text: string): Line[] => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 
-describe('POST /api/training-dataset (paid, JSON Lines, on the exports queue)', function () {
+describe('POST /api/training-dataset (paid, JSON or JSON Lines, on the exports queue)', function () {
   this.timeout(120_000);
   let paid: PaidStack;
   let loyal: PrivateKeyAccount;
@@ -47,7 +47,7 @@ describe('POST /api/training-dataset (paid, JSON Lines, on the exports queue)', 
   });
 
   async function post(account: PrivateKeyAccount, header: string, body: Record<string, unknown> = { wallet_address: account.address }) {
-    return paid.stack.http.post('/api/training-dataset').set('PAYMENT-SIGNATURE', header).send(body).buffer(true).parse(jsonLines);
+    return paid.stack.http.post('/api/training-dataset').set('PAYMENT-SIGNATURE', header).set('Accept', 'application/jsonl').send(body).buffer(true).parse(jsonLines);
   }
   async function pay(account: PrivateKeyAccount, amount: number, body?: Record<string, unknown>) {
     const signed = await signPayment(account, paid.requirement(amount), RESOURCE);
@@ -144,6 +144,27 @@ describe('POST /api/training-dataset (paid, JSON Lines, on the exports queue)', 
       expect(exports[0].n).to.equal(1);
     });
 
+    it('answers one JSON document by default, the same records JSON Lines gives when Accept asks for it', async function () {
+      await seedLedgerSessions(paid.stack.deps.dataSource, { payer: newcomer.address.toLowerCase(), profile: GRIEF, scores: [60, 61, 62], targets: TARGETS, text: () => 'kept' });
+      const signed = await signPayment(newcomer, paid.requirement(PRICE), RESOURCE);
+      const json = await paid.stack.http.post('/api/training-dataset').set('PAYMENT-SIGNATURE', signed.header).send({ wallet_address: newcomer.address });
+      expect(json.status).to.equal(200);
+      expect(json.headers['content-type']).to.match(/^application\/json;/);
+      expect(json.headers.vary).to.match(/Accept/i);
+      expect(json.body).to.include({ format: 'humanlike.training-dataset.v1', records: 3 });
+      expect(json.body).to.not.have.property('record_type');
+      const sessions = json.body.sessions as Line[];
+      expect(sessions.map((r) => (r.metrics as { eq_score: number }).eq_score)).to.deep.equal([60, 61, 62]);
+
+      // The replay of the same payment as JSON Lines: the same manifest and the same records.
+      const lines = parseLines((await post(newcomer, signed.header)).body as string);
+      expect(lines.map((l) => l.record_type)).to.deep.equal(['manifest', 'session', 'session', 'session', 'end']);
+      const { record_type: _type, ...manifest } = lines[0];
+      const { sessions: _sessions, ...jsonManifest } = json.body as Record<string, unknown>;
+      expect(manifest).to.deep.equal(jsonManifest);
+      expect(lines.slice(1, 4)).to.deep.equal(sessions);
+    });
+
     it('leaves every text out with include_text: false', async function () {
       await seedLedgerSessions(paid.stack.deps.dataSource, { payer: newcomer.address.toLowerCase(), profile: GRIEF, scores: [70, 71], text: () => 'kept' });
       const { response } = await pay(newcomer, PRICE, { wallet_address: newcomer.address, include_text: false });
@@ -221,7 +242,7 @@ describe('POST /api/training-dataset (paid, JSON Lines, on the exports queue)', 
       let end: Line | undefined;
       const status = await new Promise<number>((resolve, reject) => {
         const req = request(
-          { host: '127.0.0.1', port, path: '/api/training-dataset', method: 'POST', headers: { 'content-type': 'application/json', 'PAYMENT-SIGNATURE': signed.header } },
+          { host: '127.0.0.1', port, path: '/api/training-dataset', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/jsonl', 'PAYMENT-SIGNATURE': signed.header } },
           (res) => {
             let rest = '';
             res.setEncoding('utf8');
