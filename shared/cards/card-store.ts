@@ -486,3 +486,14 @@ export async function isCardEventProcessed(db: Queryable, id: string): Promise<b
   const rows = (await db.query(`SELECT 1 FROM card_events WHERE id = $1 AND processed_at IS NOT NULL`, [id])) as unknown[];
   return rows.length > 0;
 }
+
+/**
+ * A purchase by its checkout session (the return page reads it; the session id is no secret).
+ * @param db - DataSource
+ * @param sessionId - `cs_...`
+ * @returns the purchase, or undefined
+ */
+export async function getCardPurchaseBySession(db: Queryable, sessionId: string): Promise<CardPurchaseRow | undefined> {
+  const rows = (await db.query(`SELECT ${PURCHASE_COLUMNS} FROM card_purchases WHERE checkout_session_id = $1`, [sessionId])) as RawPurchase[];
+  return rows[0] ? toPurchase(rows[0]) : undefined;
+}
