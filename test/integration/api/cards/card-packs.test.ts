@@ -1,8 +1,13 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Job } from 'bullmq';
 import { expect } from 'chai';
 import { createStripeClient } from '../../../../shared/cards/stripe-client';
 import { createLogger } from '../../../../shared/logger';
-import { createCardReconcilerProcessor, createCardRenewalsProcessor, type RenewalReport } from '../../../../workers/maintenance/card-packs.processor';
+import { Queue } from 'bullmq';
+import { QUEUE } from '../../../../jobs';
+import { CARD_RENEWALS_JOB, createCardReconcilerProcessor, createCardRenewalsProcessor, type RenewalReport } from '../../../../workers/maintenance/card-packs.processor';
 import { payCheckout, startCardStack, type CardStack } from '../../../helpers/card-stack';
 import { until } from '../../../helpers/until';
 
@@ -278,6 +283,20 @@ describe('card credit packs (real SDK, local card processor, real PostgreSQL and
       expect((await balance(token)).card.renewals[0].last_charge).to.include({ period: 1, status: 'failed' });
     });
 
+    it('is charged by the worker\'s own job on the maintenance queue', async function () {
+      const { token } = await autoRefillBundle('fleet');
+      await makeDue();
+      const queue = new Queue(QUEUE.maintenance, { connection: { url: cards.stack.config.redis.url }, prefix: cards.stack.config.redis.queuePrefix });
+      try {
+        const job = await queue.add(CARD_RENEWALS_JOB, {});
+        await until(async () => (await job.getState()) === 'completed', 15_000, 'the renewal job');
+        expect((await queue.getJob(job.id as string))?.returnvalue).to.include({ charged: 1, granted: 1 });
+      } finally {
+        await queue.close();
+      }
+      await creditsAre(token, 2 * 1176);
+    });
+
     it('stops charging after a cancellation and keeps the credits granted', async function () {
       const { token } = await autoRefillBundle('starter');
       const cancel = await http().post('/api/card/renewal/cancel').set('X-BUNDLE-TOKEN', token).expect(200);
@@ -327,5 +346,27 @@ describe('card credit packs (real SDK, local card processor, real PostgreSQL and
     expect(JSON.stringify(cards.processor.events())).to.not.contain(token);
     const back = await http().get(new URL(page.headers.get('location') as string).pathname + new URL(page.headers.get('location') as string).search).expect(200);
     expect(back.text).to.contain('data-status="paid"').and.not.contain(token);
+  });
+
+  it('lists the packs over MCP and returns a checkout URL there without paying', async function () {
+    const client = new Client({ name: 'card-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${cards.url}/api/mcp`)));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).to.include.members(['card-packs', 'card-checkout']);
+      const packs = (await client.callTool({ name: 'card-packs', arguments: {} })) as CallToolResult;
+      expect((packs.structuredContent as { packs: Array<{ id: string }> }).packs.map((p) => p.id)).to.deep.equal(['starter', 'builder', 'fleet']);
+      const refused = (await client.callTool({ name: 'card-checkout', arguments: { pack: 'starter', auto_refill: 'yes' } })) as CallToolResult;
+      expect(refused.isError).to.equal(true);
+      const charges = cards.processor.requests().filter((r) => r.path === '/v1/payment_intents').length;
+      const started = (await client.callTool({ name: 'card-checkout', arguments: { pack: 'builder' } })) as CallToolResult;
+      const body = started.structuredContent as { checkout_url: string; bundle_token: string; status: string };
+      expect(body.status).to.equal('pending');
+      expect(body.checkout_url).to.match(new RegExp(`^${cards.processor.url}/pay/cs_`));
+      expect((await balance(body.bundle_token)).credits_remaining).to.equal(0);
+      expect(cards.processor.requests().filter((r) => r.path === '/v1/payment_intents')).to.have.length(charges);
+    } finally {
+      await client.close();
+    }
   });
 });
