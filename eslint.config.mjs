@@ -18,7 +18,7 @@ const familyZones = families.map((family) => ({
   message: `a family never imports another family or the app's entry files: move what ${family} shares down to api/http, api/payments or shared (style.md section 2).`,
 }));
 
-const everyOtherProcess = ['./cli', './supervisor', './facilitator', './scripts', './test'];
+const everyOtherProcess = ['./cli', './supervisor', './facilitator', './card-processor', './scripts', './test'];
 
 export default [
   { ignores: ['dist/**', 'node_modules/**', '.data/**', '.bench/**', '.scratch/**', 'coverage/**'] },
@@ -60,6 +60,7 @@ export default [
             { target: './migrations', from: ['./api', './workers', './jobs', './shared', ...everyOtherProcess], message: 'migrations import only typeorm.' },
             // The facilitator and the CLI are their own programs over shared code.
             { target: './facilitator', from: ['./api', './workers', './jobs', './cli', './supervisor', './scripts', './test'], message: 'the facilitator depends on shared only.' },
+            { target: './card-processor', from: ['./api', './workers', './jobs', './cli', './supervisor', './facilitator', './scripts', './test'], message: 'the local card processor depends on shared only.' },
             { target: './cli', from: ['./api', './workers', './jobs', './facilitator', './supervisor', './scripts', './test'], message: 'the CLI depends on shared only.' },
           ],
         },

@@ -10,6 +10,7 @@ import { queueDashboard } from './http/queue-dashboard';
 import { storablePath } from './http/storable-path';
 import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
+import { CARD_WEBHOOK_PATH } from './cards/webhook';
 import { MCP_PATH } from './mcp/mcp.routes';
 import { createApiRouter, type ApiDeps } from './routes';
 
@@ -77,8 +78,9 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   app.use(storablePath());
   const parseJson = jsonBodyParser(http.bodyLimitBytes);
   // The MCP transport reads its own body: a malformed one is its JSON-RPC error (-32700), not ours.
-  app.use(async function parseJsonExceptMcp(ctx, next) {
-    return ctx.path === MCP_PATH ? next() : parseJson(ctx, next);
+  // The card webhook's signature covers its raw bytes, so its body must reach the route unparsed.
+  app.use(async function parseJsonExceptOwnReaders(ctx, next) {
+    return ctx.path === MCP_PATH || ctx.path === CARD_WEBHOOK_PATH ? next() : parseJson(ctx, next);
   });
   app.use(router.routes());
   app.use(router.allowedMethods());

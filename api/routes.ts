@@ -3,12 +3,16 @@ import { paidRoutes } from './payments/paid-routes';
 import Router from '@koa/router';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../shared/config';
+import { createStripeClient } from '../shared/cards/stripe-client';
 import { PRODUCTS } from '../shared/products';
 import { adminOperations } from './admin/admin.openapi';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleProduct } from './bundles/bundles.product';
 import { bundleRoutes } from './bundles/bundles.routes';
+import { cardOperations } from './cards/cards.openapi';
+import { cardRoutes } from './cards/cards.routes';
+import { cardTools } from './cards/cards.tools';
 import { communityReviewOperations } from './community-review/community-review.openapi';
 import { communityReviewRoutes } from './community-review/community-review.routes';
 import { coachingOperations } from './coaching/coaching.openapi';
@@ -129,6 +133,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...simulateOperations,
     ...scriptCheckOperations,
     ...bundleOperations,
+    ...cardOperations,
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
@@ -180,9 +185,11 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     progress: progressProduct(deps),
     trainingDataset: trainingDatasetProduct(deps),
   };
+  // One card processor client for the card routes and tools (undefined when card payments are off).
+  const stripe = createStripeClient(deps.config.cards);
   const pricing = pricingManifestReader(deps, served);
   const leaderboard = leaderboardReader(deps);
-  const agentTools = [profilesTool, freeScoreTool(deps), pricingTool(pricing), ...recordsTools(deps, leaderboard), ...duelTools(deps), ...roleplayTools(deps), ...coachingTools];
+  const agentTools = [profilesTool, freeScoreTool(deps), pricingTool(pricing), ...recordsTools(deps, leaderboard), ...duelTools(deps), ...roleplayTools(deps), ...coachingTools, ...cardTools(deps, stripe)];
   const families = [
     healthRoutes(deps),
     pricingRoutes(deps, served, pricing),
@@ -192,6 +199,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     paidRoutes(deps, paid.simulate),
     paidRoutes(deps, paid.scriptCheck),
     bundleRoutes(deps, paid.bundle),
+    cardRoutes(deps, stripe),
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),

@@ -125,6 +125,30 @@ export interface AppConfig {
     /** Rating submissions per caller per hour. */
     readonly responsesPerHour: number;
   };
+  /**
+   * Card credit packs (README "Card credit packs", docs/card-packs.md): Stripe through the official
+   * SDK. With no secret key the card routes answer 503 card_payments_unavailable; `npm start` starts
+   * the local development card processor and sets all three for web and worker.
+   */
+  readonly cards: {
+    /** Stripe secret key (`sk_...`); unset: card payments are off. Never logged. */
+    readonly stripeSecretKey?: string;
+    /** Signing secret of the webhook endpoint (`whsec_...`); required with the secret key. Never logged. */
+    readonly stripeWebhookSecret?: string;
+    /**
+     * Base URL of a Stripe-compatible API (`http://127.0.0.1:4030`): the local development card
+     * processor. Unset: api.stripe.com.
+     */
+    readonly stripeApiUrl?: string;
+    /** Oldest webhook signature timestamp accepted, in seconds (Stripe's default tolerance is 300). */
+    readonly webhookToleranceSeconds: number;
+    /** Deadline of one call to the card processor. */
+    readonly stripeTimeoutMs: number;
+    /** Interval of the maintenance jobs that charge due renewals and reconcile missed webhooks. */
+    readonly maintenanceEveryMs: number;
+    /** How far back the reconciler lists the processor's events, in seconds (Stripe keeps 30 days). */
+    readonly reconcileLookbackSeconds: number;
+  };
   readonly payments: {
     /** CAIP-2 network of the default USDC rail. */
     readonly network: string;
@@ -242,6 +266,13 @@ interface EnvShape {
   EVM_RPC_URL?: string;
   TREASURY_EVM_ADDRESS?: string;
   TREASURY_SOLANA_ADDRESS?: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_URL?: string;
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: number;
+  STRIPE_TIMEOUT_MS: number;
+  CARD_MAINTENANCE_EVERY_MS: number;
+  CARD_RECONCILE_LOOKBACK_SECONDS: number;
 }
 
 const int = (minimum: number, maximum: number, dflt?: number) =>
@@ -317,6 +348,13 @@ const ENV_SCHEMA = {
     EVM_RPC_URL: { type: 'string', pattern: '^https?://' },
     TREASURY_EVM_ADDRESS: { type: 'string', pattern: EVM_ADDRESS },
     TREASURY_SOLANA_ADDRESS: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$' },
+    STRIPE_SECRET_KEY: { type: 'string', pattern: '^(sk|rk)_[A-Za-z0-9_]{8,255}$' },
+    STRIPE_WEBHOOK_SECRET: { type: 'string', pattern: '^whsec_[A-Za-z0-9+/=_-]{8,255}$' },
+    STRIPE_API_URL: { type: 'string', pattern: '^https?://[^/]+/?$' },
+    STRIPE_WEBHOOK_TOLERANCE_SECONDS: int(1, 3_600, 300),
+    STRIPE_TIMEOUT_MS: int(100, 120_000, 15_000),
+    CARD_MAINTENANCE_EVERY_MS: int(1_000, 86_400_000, 60_000),
+    CARD_RECONCILE_LOOKBACK_SECONDS: int(60, 30 * 86_400, 3 * 86_400),
   },
 } as const;
 
@@ -375,6 +413,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (typeof e.PAID_ADMISSION_MIN === 'number' && typeof e.PAID_ADMISSION_MAX === 'number' && e.PAID_ADMISSION_MIN > e.PAID_ADMISSION_MAX) {
     problems.push('PAID_ADMISSION_MIN must not exceed PAID_ADMISSION_MAX');
   }
+  // A key without the webhook secret would take payments whose grants could never be verified.
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) problems.push('STRIPE_WEBHOOK_SECRET must be set together with STRIPE_SECRET_KEY');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const threads = e.SCORING_THREADS ?? Math.max(1, Math.min(4, availableParallelism()));
@@ -425,6 +465,15 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     },
     communityReview: { sessionsPerHour: e.COMMUNITY_REVIEW_SESSIONS_PER_HOUR, responsesPerHour: e.COMMUNITY_REVIEW_RESPONSES_PER_HOUR },
     discovery: { mcpRegistryAuth: e.MCP_REGISTRY_AUTH },
+    cards: {
+      stripeSecretKey: e.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      stripeApiUrl: e.STRIPE_API_URL?.replace(/\/+$/, ''),
+      webhookToleranceSeconds: e.STRIPE_WEBHOOK_TOLERANCE_SECONDS,
+      stripeTimeoutMs: e.STRIPE_TIMEOUT_MS,
+      maintenanceEveryMs: e.CARD_MAINTENANCE_EVERY_MS,
+      reconcileLookbackSeconds: e.CARD_RECONCILE_LOOKBACK_SECONDS,
+    },
     payments: {
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,

@@ -220,9 +220,42 @@ export function ledgerTier(tier: string): string | null {
   return tier === SINGLE_TIER ? null : tier;
 }
 
-/** Card credit packs (one-time, or monthly with `auto_refill`). Prices are decimal USD strings. */
-export const CARD_PACKS = Object.freeze([
-  { id: 'starter', priceUsd: '5.00', credits: 105, discountPct: 5 },
-  { id: 'builder', priceUsd: '20.00', credits: 444, discountPct: 10 },
-  { id: 'fleet', priceUsd: '50.00', credits: 1176, discountPct: 15 },
+/** A card credit pack (section 8): bought by card at `POST /api/card/checkout`, credits on a bundle token. */
+export interface CardPack {
+  /** The pack id a checkout names in `pack`. */
+  readonly id: string;
+  /** The price as a decimal USD string, as published. */
+  readonly priceUsd: string;
+  /** The price in the currency's minor unit (cents): what the card processor charges and what a grant checks. */
+  readonly amountCents: number;
+  /** ISO currency code in lowercase, as the card processor writes it. */
+  readonly currency: 'usd';
+  /** Basic-score credits granted per settled payment (the purchase and each settled renewal). */
+  readonly credits: number;
+  /** Published discount against the basic session's list price. */
+  readonly discountPct: number;
+}
+
+/** Card credit packs (one-time, or monthly with `auto_refill`), in manifest order. */
+export const CARD_PACKS: readonly CardPack[] = Object.freeze([
+  { id: 'starter', priceUsd: '5.00', amountCents: 500, currency: 'usd', credits: 105, discountPct: 5 },
+  { id: 'builder', priceUsd: '20.00', amountCents: 2000, currency: 'usd', credits: 444, discountPct: 10 },
+  { id: 'fleet', priceUsd: '50.00', amountCents: 5000, currency: 'usd', credits: 1176, discountPct: 15 },
 ] as const);
+
+/** Renewal terms of card packs bought with `auto_refill: true` (section 8). */
+export const CARD_RENEWAL_TERMS = Object.freeze({
+  /** One renewal per calendar month after the purchase settled. */
+  interval: 'month',
+  /** Charge attempts per period: a failed renewal is never retried. */
+  attemptsPerPeriod: 1,
+});
+
+/**
+ * A card pack by id.
+ * @param id - pack id (`starter`, `builder`, `fleet`)
+ * @returns the pack, or undefined for an unknown id
+ */
+export function cardPack(id: string): CardPack | undefined {
+  return CARD_PACKS.find((p) => p.id === id);
+}

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { startLocalCardProcessor, type LocalCardProcessor } from '../card-processor';
 import { startLocalFacilitator, type LocalFacilitator } from '../facilitator';
 import type { AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
@@ -53,6 +54,8 @@ export interface DevStackInfo {
   queuePrefix: string;
   /** The embedded facilitator and chain, when X402_FACILITATOR_URL was not set. */
   payments: { facilitator: 'configured' } | { facilitator: 'embedded'; network: string; asset: string; payer: { address: string; privateKey: string } };
+  /** The local development card processor, when STRIPE_SECRET_KEY was not set. */
+  cards: { processor: 'configured' } | { processor: 'embedded'; url: string };
 }
 
 type Role = 'web' | 'worker';
@@ -95,7 +98,7 @@ function apiUrl(host: string | undefined, port: number): string {
  * The development stack of `npm start`: an embedded PostgreSQL (PGlite over pglite-socket) unless
  * DATABASE_URL is set, a Redis (REDIS_URL, else 127.0.0.1:6379, else a private redis-server), the
  * x402 facilitator on an in-process development chain unless X402_FACILITATOR_URL is set, the
- * migrations, then the `web` and `worker` processes of the Procfile as child processes.
+ * local development card processor unless STRIPE_SECRET_KEY is set, the migrations, then the `web` and `worker` processes of the Procfile as child processes.
  *
  * Start order: Redis, then the database and the chain, migrations, worker and web. Stop order: web (in-flight requests
  * finish), worker (active jobs finish), the private Redis, the database; each step has a deadline.
@@ -109,6 +112,7 @@ export class DevStack {
   #pg?: EmbeddedPostgres;
   #redis?: RedisChoice;
   #facilitator?: LocalFacilitator;
+  #cards?: LocalCardProcessor;
   #roles: Partial<Record<Role, RoleProcess>> = {};
   readonly #crashes: Record<Role, CrashHistory>;
   /** Roles that crashed and wait for their restart. */
@@ -192,6 +196,14 @@ export class DevStack {
     }
     if (pg.status === 'rejected') throw new StartupError(`The embedded database did not start: ${(pg.reason as Error).message}`, pg.reason);
     this.#checkStop();
+    // Card payments go to a local development processor unless a Stripe key is configured.
+    if (!env.STRIPE_SECRET_KEY?.trim()) {
+      try {
+        this.#cards = await startLocalCardProcessor({ logger: log.child({ role: 'card-processor' }) });
+      } catch (err) {
+        throw new StartupError(`The local card processor did not start: ${(err as Error).message}`, err);
+      }
+    }
 
     const databaseUrl = this.#pg?.url ?? (configuredDb as string);
     const redisChoice = this.#redis as RedisChoice;
@@ -219,11 +231,17 @@ export class DevStack {
         EVM_RPC_URL: local.rpcUrl,
       });
     }
+    const cards = this.#cards;
+    if (cards) {
+      Object.assign(childEnv, { STRIPE_SECRET_KEY: cards.secretKey, STRIPE_WEBHOOK_SECRET: cards.webhookSecret, STRIPE_API_URL: cards.url });
+    }
     const worker = (this.#roles.worker = this.#spawnRole('worker', childEnv));
     const web = (this.#roles.web = this.#spawnRole('web', childEnv));
     const [webReady] = await this.#unlessStopped(Promise.all([web.ready, worker.ready]));
 
     const port = webReady.port ?? config.http.port;
+    // The web's port is known only now: events wait in the processor until then.
+    cards?.setWebhookUrl(`http://127.0.0.1:${port}/api/card/webhook`);
     this.#supervise('worker', worker, childEnv);
     // A restarted web binds the port it has now (PORT=0 picked one), so the printed URL stays right.
     this.#supervise('web', web, { ...childEnv, PORT: String(port) });
@@ -241,6 +259,7 @@ export class DevStack {
       payments: local
         ? { facilitator: 'embedded', network: local.network, asset: local.asset, payer: { ...local.payers[0] } }
         : { facilitator: 'configured' },
+      cards: cards ? { processor: 'embedded', url: cards.url } : { processor: 'configured' },
     };
   }
 
@@ -377,6 +396,14 @@ export class DevStack {
       await step('facilitator', async () => {
         await facilitator.close();
         log.info('embedded facilitator stopped');
+        return true;
+      });
+    }
+    const cardProcessor = this.#cards;
+    if (cardProcessor) {
+      await step('card-processor', async () => {
+        await cardProcessor.close();
+        log.info('local card processor stopped');
         return true;
       });
     }

@@ -47,6 +47,20 @@ export function paymentLines(info: DevStackInfo): string[] {
   ];
 }
 
+/**
+ * The lines `npm start` prints about card packs: with the local development card processor, that
+ * nothing real is charged and how to buy a pack.
+ * @param info - what the stack runs on
+ * @returns lines to print (none when Stripe is configured)
+ */
+export function cardLines(info: DevStackInfo): string[] {
+  if (info.cards.processor !== 'embedded') return [];
+  return [
+    `Card packs are paid on a local development card processor at ${info.cards.url} (test mode: nothing real is charged; card 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined).`,
+    `Buy a pack: curl -s -X POST ${info.url}/api/card/checkout -H 'Content-Type: application/json' -d '{"pack":"starter"}' and open its checkout_url (docs/card-packs.md). Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET for real Stripe.`,
+  ];
+}
+
 async function main(): Promise<void> {
   const env = process.env;
   const config = loadConfig(env);
@@ -123,7 +137,7 @@ async function main(): Promise<void> {
 
   try {
     const info = await stack.start();
-    process.stdout.write(`${[readyLine(info, dataDir), ...paymentLines(info)].join('\n')}\n`);
+    process.stdout.write(`${[readyLine(info, dataDir), ...paymentLines(info), ...cardLines(info)].join('\n')}\n`);
   } catch (err) {
     // Stopped by a signal while starting: shutdown() sets the exit code.
     if (stopping) return;

@@ -8,6 +8,7 @@ import { connectionErrorListener, createLogger, type Logger } from '../shared/lo
 import { createAuthorizationChainReader } from '../shared/payments/authorization-chain-state';
 import { startNetworkConfigCache, type NetworkConfigCache } from '../shared/operators/network-config-cache';
 import { createFacilitator } from '../shared/payments/facilitator-client';
+import { createStripeClient } from '../shared/cards/stripe-client';
 import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
@@ -24,6 +25,7 @@ import {
   MAINTENANCE_SETTLEMENT_RECONCILER_JOB,
   MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
 } from './maintenance/maintenance.processor';
+import { CARD_RECONCILER_JOB, CARD_RECONCILER_SCHEDULER, CARD_RENEWALS_JOB, CARD_RENEWALS_SCHEDULER, createCardReconcilerProcessor, createCardRenewalsProcessor } from './maintenance/card-packs.processor';
 import { createProofCardRefreshProcessor, PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from './maintenance/proof-card-refresh.processor';
 import { createRoleplayExpiryProcessor, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from './maintenance/roleplay-expiry.processor';
 import { serveWorkerMetrics, type MetricsServer } from './metrics/metrics-server';
@@ -189,9 +191,24 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     { every: config.scoring.maintenanceEveryMs },
     { name: MAINTENANCE_ROLEPLAY_EXPIRY_JOB, data: {}, opts: scheduled },
   );
+  // Card renewals and the card reconciler run only where a card processor is configured.
+  const stripe = createStripeClient(config.cards);
+  const cardProcessors: Record<string, (job: Job) => Promise<unknown>> = {};
+  if (stripe) {
+    const cardDeps = { dataSource, stripe, log };
+    cardProcessors[CARD_RENEWALS_JOB] = createCardRenewalsProcessor(cardDeps);
+    cardProcessors[CARD_RECONCILER_JOB] = createCardReconcilerProcessor({ ...cardDeps, lookbackSeconds: config.cards.reconcileLookbackSeconds });
+    await maintenanceQueue.upsertJobScheduler(CARD_RENEWALS_SCHEDULER, { every: config.cards.maintenanceEveryMs }, { name: CARD_RENEWALS_JOB, data: {}, opts: scheduled });
+    await maintenanceQueue.upsertJobScheduler(CARD_RECONCILER_SCHEDULER, { every: config.cards.maintenanceEveryMs }, { name: CARD_RECONCILER_JOB, data: {}, opts: scheduled });
+  } else {
+    // Schedules left by an earlier configured start would emit jobs no worker here can run.
+    await maintenanceQueue.removeJobScheduler(CARD_RENEWALS_SCHEDULER);
+    await maintenanceQueue.removeJobScheduler(CARD_RECONCILER_SCHEDULER);
+  }
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
+      ...cardProcessors,
       [MAINTENANCE_HEARTBEAT_JOB]: createHeartbeatProcessor({ log, network }),
       [MAINTENANCE_REDEMPTION_SWEEP_JOB]: createRedemptionSweepProcessor({
         dataSource,

@@ -52,16 +52,70 @@ const purchaseResponseSchema = {
   },
 };
 
+const cardStateSchema = {
+  type: 'object',
+  required: ['pending_purchases', 'renewals'],
+  description: 'Present for a bundle bought or topped up by card (POST /api/card/checkout).',
+  properties: {
+    pending_purchases: {
+      type: 'array',
+      description: 'Card purchases whose payment has not settled yet: their credits are not in credits_remaining until it does.',
+      items: {
+        type: 'object',
+        required: ['purchase_id', 'pack', 'credits', 'amount_cents', 'currency', 'auto_refill', 'status', 'created_at'],
+        properties: {
+          purchase_id: { type: 'string', format: 'uuid' },
+          pack: { type: 'string' },
+          credits: { type: 'integer' },
+          amount_cents: { type: 'integer' },
+          currency: { type: 'string' },
+          auto_refill: { type: 'boolean' },
+          status: { const: 'pending' },
+          created_at: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+    renewals: {
+      type: 'array',
+      description: 'Monthly renewals (auto_refill: true), active or cancelled.',
+      items: {
+        type: 'object',
+        required: ['renewal_id', 'pack', 'credits', 'amount_cents', 'currency', 'interval', 'status', 'next_charge_at', 'renewals_attempted', 'last_charge', 'cancelled_at'],
+        properties: {
+          renewal_id: { type: 'string', format: 'uuid' },
+          pack: { type: 'string' },
+          credits: { type: 'integer', description: 'Granted per settled renewal.' },
+          amount_cents: { type: 'integer' },
+          currency: { type: 'string' },
+          interval: { const: 'month' },
+          status: { enum: ['active', 'cancelled'] },
+          next_charge_at: { type: ['string', 'null'], format: 'date-time', description: 'null once cancelled.' },
+          renewals_attempted: { type: 'integer', description: 'Months charged so far (each once; a failed one is not retried).' },
+          last_charge: {
+            type: ['object', 'null'],
+            properties: { period: { type: 'integer' }, status: { enum: ['attempting', 'succeeded', 'failed'] }, at: { type: 'string', format: 'date-time' } },
+          },
+          cancelled_at: { type: ['string', 'null'], format: 'date-time' },
+        },
+      },
+    },
+  },
+};
+
 const balanceSchema = {
   type: 'object',
   required: ['bundle_id', 'plan', 'credits_total', 'credits_remaining', 'wallet', 'created_at'],
   properties: {
     bundle_id: { type: 'string', format: 'uuid' },
-    plan: { enum: ['bundle', 'fleet', 'referral-reward'] },
+    plan: { enum: ['bundle', 'fleet', 'referral-reward', 'card'] },
     credits_total: { type: 'integer' },
     credits_remaining: { type: 'integer', minimum: 0 },
-    wallet: { type: 'string', description: 'The owning wallet, masked; redemptions must send it in full as wallet_address.' },
+    wallet: {
+      type: ['string', 'null'],
+      description: 'The owning wallet, masked; redemptions must send it in full as wallet_address. null for a card bundle: its token alone spends it.',
+    },
     created_at: { type: 'string', format: 'date-time' },
+    card: cardStateSchema,
   },
 };
 

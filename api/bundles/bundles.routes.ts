@@ -1,4 +1,6 @@
 import type Router from '@koa/router';
+import { bundleCardState } from '../../shared/cards/card-store';
+import { presentCardState } from '../../shared/cards/present-card-state';
 import { AppError } from '../../shared/errors';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -26,8 +28,11 @@ export function bundleRoutes(deps: AppDeps, paid: PaidProduct = bundleProduct(de
   router.get('/api/bundle/balance', async (ctx: AppContext) => {
     const found = await findBundleByTokenHash(dataSource, bundleTokenHashFrom(ctx.get(BUNDLE_TOKEN_HEADER)));
     if (!found) throw invalidBundleToken();
+    // Card purchases still pending and renewals: bought by card, for this bundle (a top-up may name any bundle).
+    const card = presentCardState(await bundleCardState(dataSource, found.id));
+    const hasCard = found.source === 'card' || card.pending_purchases.length > 0 || card.renewals.length > 0;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = presentBalance(found);
+    ctx.body = { ...presentBalance(found), ...(hasCard ? { card } : {}) };
   });
 
   router.post('/api/bundle/recover', validateBody(recoverRequestSchema), async (ctx: AppContext) => {

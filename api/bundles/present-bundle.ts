@@ -22,10 +22,13 @@ export const TOKEN_PENDING_NOTE =
 
 /**
  * A stored wallet as public output shows it: first 6 and last 4 characters (EVM checksummed first).
- * @param wallet - stored wallet key
- * @returns e.g. `0xAbC1…9f3E`
+ * @param wallet - stored wallet key (null: a card bundle, which has no owner)
+ * @returns e.g. `0xAbC1…9f3E`, or null
  */
-export function maskedWallet(wallet: string): string {
+export function maskedWallet(wallet: string): string;
+export function maskedWallet(wallet: string | null): string | null;
+export function maskedWallet(wallet: string | null): string | null {
+  if (wallet === null) return null;
   return maskIdentifier(isEvmWallet(wallet) ? getAddress(wallet) : wallet);
 }
 

@@ -125,6 +125,11 @@ export function buildPricingManifest(
       catalog: endpoint(served, 'GET', '/api/card/packs'),
       packs: CARD_PACKS.map((p) => ({ id: p.id, price_usd: p.priceUsd, credits: p.credits, discount_pct: p.discountPct })),
       auto_refill: 'optional monthly renewal with auto_refill: true; a failed or canceled renewal adds no credits and is not retried',
+      renewal_cancel: { ...endpoint(served, 'POST', '/api/card/renewal/cancel'), header: 'X-BUNDLE-TOKEN' },
+      redeem_header: 'X-BUNDLE-TOKEN',
+      redeems: 'basic tier only',
+      token_shown: 'once, in the checkout response of a new bundle',
+      payment: 'card on the processor\'s hosted checkout page; prices in USD',
     },
     referral_program: {
       reward_pct: t.referralRewardPct,

@@ -4,7 +4,7 @@ import { createApp } from '../../api/app';
 import type { ApiDeps } from '../../api/routes';
 import { createDeps } from '../../api/server';
 import type { AppConfig } from '../../shared/config';
-import { createLogger } from '../../shared/logger';
+import { createLogger, type Logger } from '../../shared/logger';
 import { startWorkers, type WorkerRuntime } from '../../workers/main';
 import { testConfig } from './config';
 import { ensureTestDatabase, truncateAll } from './db';
@@ -24,13 +24,14 @@ export interface TestStack {
 /**
  * Starts a stack on the run's test database and a suite-specific queue prefix.
  * @param suite - suite name (the queue prefix)
- * @param options - `worker: false` for an API with no worker; env-style `env` overrides
+ * @param options - `worker: false` for an API with no worker; env-style `env` overrides; a logger
+ *   (default: the config's level to stdout)
  * @returns the stack; close it in `after`
  */
-export async function startTestStack(suite: string, options: { worker?: boolean; env?: Record<string, string> } = {}): Promise<TestStack> {
+export async function startTestStack(suite: string, options: { worker?: boolean; env?: Record<string, string>; logger?: Logger } = {}): Promise<TestStack> {
   const url = await ensureTestDatabase();
   const config = testConfig({ DATABASE_URL: url, QUEUE_PREFIX: queuePrefix(suite), ...options.env });
-  const logger = createLogger(config, 'test');
+  const logger = options.logger ?? createLogger(config, 'test');
   const { deps, close: closeDeps } = await createDeps(config, logger);
   let worker: WorkerRuntime | undefined;
   try {

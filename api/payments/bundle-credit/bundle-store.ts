@@ -7,23 +7,25 @@ type Queryable = Pick<DataSource | EntityManager, 'query'>;
 /** A bundle as the API reads it (never its token hash). */
 export interface BundleRow {
   id: string;
-  wallet: string;
+  /** The owning wallet; null for a card bundle (its token alone spends it). */
+  wallet: string | null;
   plan: BundlePlan;
   source: BundleSource;
   creditsTotal: number;
   creditsRemaining: number;
-  authorizationId: string;
+  /** The purchase's authorization; null for a card bundle. */
+  authorizationId: string | null;
   createdAt: Date;
 }
 
 interface RawBundle {
   id: string;
-  wallet: string;
+  wallet: string | null;
   plan: BundlePlan;
   source: BundleSource;
   credits_total: number;
   credits_remaining: number;
-  authorization_id: string;
+  authorization_id: string | null;
   created_at: Date;
 }
 

@@ -118,18 +118,24 @@ interface RedemptionOutcome {
   calibration: { profile: string; score: number; text: string; scorerVersion: string } | null;
 }
 
-// The work under one credit: the body gains the bundle owner's referral code and the redemption
+// The wallet a redemption runs for: the bundle's owner, or for a card bundle (no owner: its token
+// alone spends it) the request's wallet_address.
+function redeemingWallet(bundle: BundleRow, requestWallet: string): string {
+  return bundle.wallet ?? walletKey(requestWallet);
+}
+
+// The work under one credit: the body gains the redeeming wallet's referral code and the redemption
 // (rewards arrive in per-call responses only, so a redemption's stored body holds no secret).
-async function runWork(ds: DataSource, redemption: Redemption, bundle: BundleRow, work: PaidWork): Promise<RedemptionOutcome> {
+async function runWork(ds: DataSource, redemption: Redemption, bundle: BundleRow, payer: string, work: PaidWork): Promise<RedemptionOutcome> {
   const [outcome, referralCode] = await Promise.all([
     work({
       resultId: redemption.resultId,
-      payer: bundle.wallet,
+      payer,
       authorizationId: null,
       jobIdentity: { kind: 'idempotency-key', key: `bundle-redemption/${redemption.id}` },
       method: 'bundle-credit',
     }),
-    referralCodeFor(ds, bundle.wallet),
+    referralCodeFor(ds, payer),
   ]);
   const { summary, calibrationText } = outcome;
   return {
@@ -152,13 +158,14 @@ async function redeem(
   product: string,
   redemption: Redemption,
   bundle: BundleRow,
+  payer: string,
   work: PaidWork,
   replayed: boolean,
 ): Promise<PayOutcome> {
   const ds = deps.dataSource;
   let outcome: RedemptionOutcome;
   try {
-    outcome = await runWork(ds, redemption, bundle, work);
+    outcome = await runWork(ds, redemption, bundle, payer, work);
   } catch (err) {
     await refundRedemption(ds, redemption.id);
     throw err;
@@ -171,7 +178,7 @@ async function redeem(
       headers: { 'Retry-After': '1' },
     });
   }
-  await deps.evidence.delivered(exchange, product, { key: `bundle-redemption/${redemption.id}`, payer: bundle.wallet, proves: ['successful_invocations'] });
+  await deps.evidence.delivered(exchange, product, { key: `bundle-redemption/${redemption.id}`, payer, proves: ['successful_invocations'] });
   return deliverRedemption(stored.response, replayed);
 }
 
@@ -187,7 +194,8 @@ export function carriesBundleToken(proofs: PaymentProofs): boolean {
 /**
  * The bundle-credit method of the payment pipeline: a basic session paid with one bundle credit
  * (`X-BUNDLE-TOKEN`) instead of a payment: the
- * token names the bundle, `wallet_address` must own it (credits belong to the paying wallet), one
+ * token names the bundle, `wallet_address` must own it (credits belong to the paying wallet; a
+ * card bundle has no owner and its token alone spends it), one
  * credit is taken atomically (never below zero, whatever the concurrency), the work runs, and the
  * credit is given back if it fails. With an Idempotency-Key, the same request replays the stored
  * result (header X-Payment-Replayed: true) without a second credit; another request with the key
@@ -204,7 +212,8 @@ export async function payWithBundleCredit(exchange: PaymentExchange, deps: AppDe
   const ds = deps.dataSource;
   const bundle = await findBundleByTokenHash(ds, bundleTokenHashFrom(exchange.proofs.bundleToken ?? ''));
   if (!bundle) throw invalidBundleToken();
-  if (walletKey(request.wallet) !== bundle.wallet) {
+  // A card bundle has no owner to match; a wallet-bought bundle's credits belong to its wallet.
+  if (bundle.wallet !== null && walletKey(request.wallet) !== bundle.wallet) {
     throw new AppError(403, 'bundle_wallet_mismatch', 'wallet_address must be the wallet that owns this bundle: its credits belong to the paying wallet.');
   }
   const keyHash = request.idempotencyKey === undefined ? null : idempotencyKeyHash(exchange.resource.key, request.idempotencyKey);
@@ -219,12 +228,12 @@ export async function payWithBundleCredit(exchange: PaymentExchange, deps: AppDe
         }
         if (existing.status === 'completed') return deliverRedemption(existing.response, true);
         const resumed = { id: existing.id, bundleId: bundle.id, resultId: existing.result_id, creditsRemaining: bundle.creditsRemaining };
-        return redeem(exchange, deps, request.charge.product, resumed, bundle, work, true);
+        return redeem(exchange, deps, request.charge.product, resumed, bundle, redeemingWallet(bundle, request.wallet), work, true);
       }
     }
     const reserved = await reserveCredit(ds, bundle.id, keyHash, request.requestHash);
     if (reserved === 'exhausted') return bundleExhausted(deps, request.charge, exchange.resource);
-    if (reserved !== 'key_taken') return redeem(exchange, deps, request.charge.product, reserved, bundle, work, false);
+    if (reserved !== 'key_taken') return redeem(exchange, deps, request.charge.product, reserved, bundle, redeemingWallet(bundle, request.wallet), work, false);
   }
   throw new Error('an Idempotency-Key bound concurrently could not be found');
 }

@@ -1,26 +1,31 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { PaymentAuthorization } from './payment-authorization.entity';
 
-/** Where a bundle came from: a paid purchase, or a referrer's reward. */
-export type BundleSource = 'purchase' | 'referral-reward';
+/** Where a bundle came from: a paid purchase, a referrer's reward, or card credit packs. */
+export type BundleSource = 'purchase' | 'referral-reward' | 'card';
 
-/** The plan of a bundle: `bundle` and `fleet` are bought; `referral-reward` is earned. */
-export type BundlePlan = 'bundle' | 'fleet' | 'referral-reward';
+/** The plan of a bundle: `bundle` and `fleet` are bought; `referral-reward` is earned; `card` holds card packs. */
+export type BundlePlan = 'bundle' | 'fleet' | 'referral-reward' | 'card';
 
 /**
  * Basic-score credits belonging to one wallet, redeemed with a bearer token (`X-BUNDLE-TOKEN`).
  * Only the token's SHA-256 is stored; it is null until the token is minted after settlement.
  * `credits_remaining` never goes below zero (CHECK), whatever the concurrency of redemptions.
+ * A card bundle has no wallet and no authorization (its token alone spends it) and holds zero
+ * credits until its first card payment is granted.
  */
 @Entity({ name: 'bundles' })
 @Unique('uq_bundles_token_hash', ['tokenHash'])
 @Unique('uq_bundles_authorization_source', ['authorizationId', 'source'])
 @Index('ix_bundles_wallet', ['wallet'])
-@Check('ck_bundles_plan', `plan IN ('bundle', 'fleet', 'referral-reward')`)
-@Check('ck_bundles_source', `source IN ('purchase', 'referral-reward')`)
+@Check('ck_bundles_plan', `plan IN ('bundle', 'fleet', 'referral-reward', 'card')`)
+@Check('ck_bundles_source', `source IN ('purchase', 'referral-reward', 'card')`)
 @Check('ck_bundles_source_plan', `(source = 'referral-reward') = (plan = 'referral-reward')`)
+@Check('ck_bundles_card_plan', `(source = 'card') = (plan = 'card')`)
+@Check('ck_bundles_card_wallet', `(source = 'card') = (wallet IS NULL)`)
+@Check('ck_bundles_card_authorization', `(source = 'card') = (authorization_id IS NULL)`)
 @Check('ck_bundles_token_hash', `token_hash ~ '^[0-9a-f]{64}$'`)
-@Check('ck_bundles_credits_total', 'credits_total > 0')
+@Check('ck_bundles_credits_total', `credits_total > 0 OR (source = 'card' AND credits_total >= 0)`)
 @Check('ck_bundles_credits_remaining', 'credits_remaining >= 0 AND credits_remaining <= credits_total')
 export class Bundle {
   @PrimaryGeneratedColumn('uuid', { name: 'id', primaryKeyConstraintName: 'pk_bundles' })
@@ -30,9 +35,9 @@ export class Bundle {
   @Column({ name: 'token_hash', type: 'text', nullable: true })
   tokenHash!: string | null;
 
-  /** The owning wallet (lowercase EVM address or base58 Solana address): the only wallet that may redeem. */
-  @Column({ name: 'wallet', type: 'text' })
-  wallet!: string;
+  /** The owning wallet (lowercase EVM address or base58 Solana address): the only wallet that may redeem; null for a card bundle. */
+  @Column({ name: 'wallet', type: 'text', nullable: true })
+  wallet!: string | null;
 
   @Column({ name: 'plan', type: 'text' })
   plan!: BundlePlan;
@@ -46,11 +51,11 @@ export class Bundle {
   @Column({ name: 'credits_remaining', type: 'integer' })
   creditsRemaining!: number;
 
-  /** The purchase's authorization, or (reward) the referrer's paid call that delivered it. */
-  @Column({ name: 'authorization_id', type: 'uuid' })
-  authorizationId!: string;
+  /** The purchase's authorization, or (reward) the referrer's paid call that delivered it; null for a card bundle. */
+  @Column({ name: 'authorization_id', type: 'uuid', nullable: true })
+  authorizationId!: string | null;
 
-  @ManyToOne(() => PaymentAuthorization, { onDelete: 'CASCADE', nullable: false })
+  @ManyToOne(() => PaymentAuthorization, { onDelete: 'CASCADE', nullable: true })
   @JoinColumn({ name: 'authorization_id', foreignKeyConstraintName: 'fk_bundles_authorization_id' })
   authorization?: PaymentAuthorization;
 
