@@ -6,8 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `/.well-known/mcp-registry-auth` works with no configuration and the operator can log the
  * registry's publisher in with the private key (`humanlike admin mcp-registry`). One row only.
  */
-export class CreateMcpRegistryKey1795780000000 implements MigrationInterface {
-  name = 'CreateMcpRegistryKey1795780000000';
+export class CreateMcpRegistryKey1795790000000 implements MigrationInterface {
+  name = 'CreateMcpRegistryKey1795790000000';
 
   /** @param queryRunner - runs the SQL in the migration's transaction */
   public async up(queryRunner: QueryRunner): Promise<void> {
