@@ -67,8 +67,38 @@ export async function setSecretOnce(db: Queryable, authorizationId: string, secr
  * @returns true when the enrollment exists
  */
 export async function replaceSecret(db: Queryable, authorizationId: string, secretHash: string): Promise<boolean> {
-  const [rows] = (await db.query(`UPDATE coaching_enrollments SET secret_hash = $2 WHERE authorization_id = $1 RETURNING id`, [authorizationId, secretHash])) as [unknown[], number];
+  const [rows] = (await db.query(`UPDATE coaching_enrollments SET secret_hash = $2 WHERE authorization_id = $1 RETURNING id`, [authorizationId, secretHash])) as [
+    unknown[],
+    number,
+  ];
   return rows.length === 1;
+}
+
+/** Seconds between two secrets a claim may issue for one enrollment. */
+export const SECRET_REISSUE_WINDOW_SECONDS = 30;
+
+/**
+ * Takes the right to issue an enrollment a new secret on a claim: granted to one claim per
+ * {@link SECRET_REISSUE_WINDOW_SECONDS} (the row's issue time moves with it), so of several
+ * concurrent claims exactly one gets a secret.
+ * @param db - DataSource
+ * @param authorizationId - the enrollment's payment
+ * @returns seconds to wait when refused, or 0 when granted
+ */
+export async function takeSecretReissue(db: Queryable, authorizationId: string): Promise<number> {
+  const [granted] = (await db.query(
+    `UPDATE coaching_enrollments SET secret_issued_at = now()
+      WHERE authorization_id = $1
+        AND (secret_issued_at IS NULL OR secret_issued_at <= now() - make_interval(secs => $2))
+      RETURNING id`,
+    [authorizationId, SECRET_REISSUE_WINDOW_SECONDS],
+  )) as [unknown[], number];
+  if (granted.length === 1) return 0;
+  const rows = (await db.query(
+    `SELECT GREATEST(1, CEIL(EXTRACT(EPOCH FROM secret_issued_at + make_interval(secs => $2) - now())))::int AS wait FROM coaching_enrollments WHERE authorization_id = $1`,
+    [authorizationId, SECRET_REISSUE_WINDOW_SECONDS],
+  )) as Array<{ wait: number }>;
+  return rows[0]?.wait ?? 0;
 }
 
 /**

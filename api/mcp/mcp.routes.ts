@@ -5,6 +5,7 @@ import { agentCallOf, type AgentTool } from '../http/agent-tool';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import type { PaidProduct } from '../payments/paid-product';
+import { invalidCallParams } from './call-params';
 import { createMcpServer } from './mcp-server';
 import { mcpOriginCheck } from './origin-check';
 import { readJsonRpcBody } from './read-message';
@@ -52,6 +53,12 @@ export function mcpRoutes(deps: AppDeps, tools: { paid: readonly PaidProduct[]; 
     if (!read.ok) {
       ctx.status = read.status;
       ctx.body = jsonRpcError(read.code, read.message);
+      return;
+    }
+    const malformed = invalidCallParams(read.message);
+    if (malformed) {
+      ctx.status = 200;
+      ctx.body = malformed;
       return;
     }
     const server = createMcpServer(catalog, { ...agentCallOf(ctx, deps), header: (name) => ctx.get(name) });

@@ -1,3 +1,5 @@
+import type { DataSource } from 'typeorm';
+import type { AuthorizationRow } from '../../shared/payments/authorization-store';
 import { canonicalHash } from '../../shared/payments/canonical-hash';
 import { PRODUCTS, PRODUCT_TERMS } from '../../shared/products';
 import type { AppDeps } from '../http/deps';
@@ -5,7 +7,7 @@ import { quoteFor } from '../payments/loyalty';
 import type { PaidProduct } from '../payments/paid-product';
 import type { DeliveryExtras } from '../payments/paid-work';
 import { SECRET_PENDING_NOTE, SECRET_SHOWN_NOTE, presentOpenedRoom } from './present-opened-room';
-import { createPendingRoom, openPaidRoom } from './room-store';
+import { createPendingRoom, getRoom, openPaidRoom } from './room-store';
 import { DEFAULT_ROOM_PROFILE, openRoomRequestSchema, type OpenRoomRequest } from './roleplay.schema';
 import { ROOM_CLAIM_HEADER, isOpenerClaim } from './secret-claim';
 import { hashSessionSecret, newSessionSecret } from './session-secret';
@@ -31,7 +33,7 @@ export function roleplayProduct(deps: AppDeps): PaidProduct {
       const charge = await quoteFor(dataSource, product, undefined, body.wallet_address);
       const claim = call.header(ROOM_CLAIM_HEADER);
       const onDelivery: DeliveryExtras = async (authorization, delivery) => {
-        if (!delivery.first && !(await isOpenerClaim(authorization, claim, deps.config.payments.evmRpcUrl))) return {};
+        if (!delivery.first && !(await isOpenerClaim(authorization, claim, deps.config.payments.evmRpcUrl))) return currentStateOf(dataSource, authorization);
         const secret = newSessionSecret();
         const opened = await openPaidRoom(dataSource, authorization.id, hashSessionSecret(secret), PRODUCT_TERMS.roleplayUnmatchedExpiryHours);
         if (!opened) return {};
@@ -63,4 +65,11 @@ export function roleplayProduct(deps: AppDeps): PaidProduct {
       };
     },
   };
+}
+
+// A replay shows the room as it is now: the stored response was made while the room was pending.
+async function currentStateOf(db: DataSource, authorization: AuthorizationRow): Promise<Record<string, unknown>> {
+  const roomId = (authorization.response as { room_id?: unknown } | null)?.room_id;
+  const found = typeof roomId === 'string' ? await getRoom(db, roomId) : undefined;
+  return found ? { state: found.room.state, expires_at: found.room.expiresAt?.toISOString() ?? null } : {};
 }

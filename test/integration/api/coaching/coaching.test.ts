@@ -111,7 +111,9 @@ describe('coaching (real stack: x402 on the development chain, scoring queue and
         .set('PAYMENT-SIGNATURE', signed.header)
         .set('X-COACHING-CLAIM', await paid.payers[1].signMessage({ message: coachingClaimMessage(signed.nonce) }))
         .send(body);
-      expect(stranger.body.secret).to.equal(null);
+      expect([stranger.status, stranger.body.error.code]).to.deep.equal([401, 'invalid_claim']);
+      const garbage = await paid.stack.http.post(PATH).set('PAYMENT-SIGNATURE', signed.header).set('X-COACHING-CLAIM', 'not-a-signature').send(body);
+      expect([garbage.status, garbage.body.error.code]).to.deep.equal([401, 'invalid_claim']);
       const claimed = await paid.stack.http
         .post(PATH)
         .set('PAYMENT-SIGNATURE', signed.header)
@@ -122,6 +124,38 @@ describe('coaching (real stack: x402 on the development chain, scoring queue and
       expect((await progress(first.body.enrollment_id, first.body.secret)).status).to.equal(401);
       expect((await progress(first.body.enrollment_id, claimed.body.secret)).status).to.equal(200);
       expect(await paid.count('payment_authorizations')).to.equal(1);
+    });
+
+    it('gives one of several concurrent claims the new secret and tells the others to wait', async function () {
+      const body = { wallet_address: payer.address, pack_id: 'straight-talk' };
+      const signed = await signPayment(payer, paid.requirement(PRICE), RESOURCE);
+      const first = await paid.stack.http.post(PATH).set('PAYMENT-SIGNATURE', signed.header).send(body);
+      expect(first.status).to.equal(200);
+      const claim = await payer.signMessage({ message: coachingClaimMessage(signed.nonce) });
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => paid.stack.http.post(PATH).set('PAYMENT-SIGNATURE', signed.header).set('X-COACHING-CLAIM', claim).send(body)),
+      );
+      const won = answers.filter((a) => a.status === 200);
+      expect(won).to.have.length(1);
+      expect(won[0].body.secret).to.match(/^hlc_/);
+      const waited = answers.filter((a) => a.status === 409);
+      expect(waited.map((a) => a.body.error.code)).to.deep.equal(['secret_recently_issued', 'secret_recently_issued', 'secret_recently_issued']);
+      for (const a of waited) expect(Number(a.headers['retry-after'])).to.be.within(1, 30);
+      expect((await progress(first.body.enrollment_id, won[0].body.secret)).status).to.equal(200);
+      expect((await progress(first.body.enrollment_id, first.body.secret)).status).to.equal(401);
+    });
+
+    it('refuses a claim that comes with no paid enrollment', async function () {
+      const body = { wallet_address: payer.address, pack_id: 'straight-talk' };
+      const signed = await signPayment(payer, paid.requirement(PRICE), RESOURCE);
+      const before = await paid.balanceOf(payer.address);
+      const res = await paid.stack.http
+        .post(PATH)
+        .set('PAYMENT-SIGNATURE', signed.header)
+        .set('X-COACHING-CLAIM', await payer.signMessage({ message: coachingClaimMessage(signed.nonce) }))
+        .send(body);
+      expect([res.status, res.body.error.code]).to.deep.equal([422, 'claim_without_enrollment']);
+      expect(await paid.balanceOf(payer.address)).to.equal(before);
     });
 
     it('refuses an unknown pack with a 422 before any payment: nothing charged, nothing recorded', async function () {

@@ -194,6 +194,18 @@ describe('POST /api/mcp (MCP Streamable HTTP, x402 over MCP; official SDK client
       expect(((await invalid.json()) as { error: { code: number } }).error.code).to.equal(-32600);
     });
 
+    it('answers malformed tools/call params with -32602 and one short sentence, not an internal error', async function () {
+      for (const params of [{ name: 'score', arguments: 'x' }, { name: 42 }, { arguments: {} }]) {
+        const res = await fetch(url, { method: 'POST', headers: rpcHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }) });
+        const body = (await res.json()) as { id: number; error: { code: number; message: string } };
+        expect(body.id, JSON.stringify(params)).to.equal(7);
+        expect(body.error.code, JSON.stringify(params)).to.equal(-32602);
+        expect(body.error.message).to.match(/^Invalid params: /);
+        expect(body.error.message.length).to.be.below(160);
+        expect(body.error.message).not.to.match(/[[{]/);
+      }
+    });
+
     it('answers an unknown tool with a JSON-RPC error', async function () {
       const res = await fetch(url, {
         method: 'POST',

@@ -204,6 +204,31 @@ describe('proof cards: evidence counted as the payment pipeline runs', function 
     expect(leaks).to.deep.equal([]);
   });
 
+  it('counts one payment re-sent ten times at once as one settlement, one invocation and one delivery, as the ledger does', async function () {
+    const evidenceNow = async () => {
+      await runProofCardRefresh(maintenanceQueue());
+      return countsOf((await http().get("/api/proof-cards/simulate")).body.evidence) as Record<string, number>;
+    };
+    const before = await evidenceNow();
+    const ledgerBefore = await paid.count('ledger_sessions');
+    const body = simulateBody(paid.payers[4].address, { proposed_text: 'That sounds like a rough week. Want me to move the meeting so you can rest?' });
+    secrets.push({ what: 'submitted text', value: body.proposed_text });
+    const signed = await signPayment(paid.payers[4], paid.requirement(BASIC), RESOURCE);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => http().post('/api/simulate').set('PAYMENT-SIGNATURE', signed.header).send(body)));
+    // Every call that was answered 200 delivered the one result; the others saw the payment in use.
+    expect(answers.filter((r) => r.status === 200).length).to.be.at.least(1);
+    for (const r of answers) expect([200, 409, 504], JSON.stringify(r.body)).to.include(r.status);
+    expect((await paid.count('ledger_sessions')) - ledgerBefore).to.equal(1);
+    const after = await evidenceNow();
+    expect({
+      payment_verifications: after.payment_verifications - before.payment_verifications,
+      payment_settlements: after.payment_settlements - before.payment_settlements,
+      verified_settlements: after.verified_settlements - before.verified_settlements,
+      successful_invocations: after.successful_invocations - before.successful_invocations,
+      deliveries: after.deliveries - before.deliveries,
+    }).to.deep.equal({ payment_verifications: 1, payment_settlements: 1, verified_settlements: 1, successful_invocations: 1, deliveries: 1 });
+  });
+
   describe('in another web process', function () {
     let other: TestStack;
     before(async function () {

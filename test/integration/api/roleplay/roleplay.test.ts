@@ -174,6 +174,19 @@ describe('role-play rooms (real facilitator, real chain, real queue)', function 
       expect((await join('00000000-0000-4000-8000-000000000000')).status).to.equal(404);
     });
 
+    it('answers a replay of the opening purchase with the room as it is now, not as it was bought', async function () {
+      const signed = await signPayment(payer, paid.requirement(PRICE), RESOURCE);
+      const body = { wallet_address: payer.address };
+      const opened = await http().post(PATH).set('PAYMENT-SIGNATURE', signed.header).send(body);
+      expect(opened.body.state).to.equal('open');
+      const replayOpen = await http().post(PATH).set('PAYMENT-SIGNATURE', signed.header).send(body);
+      expect([replayOpen.status, replayOpen.body.state, replayOpen.body.session_secret]).to.deep.equal([200, 'open', null]);
+      expect(replayOpen.body.expires_at).to.equal(opened.body.expires_at);
+      expect((await join(opened.body.room_id)).status).to.equal(200);
+      const replayJoined = await http().post(PATH).set('PAYMENT-SIGNATURE', signed.header).send(body);
+      expect([replayJoined.status, replayJoined.body.state]).to.deep.equal([200, 'joined']);
+    });
+
     it('lets exactly one of many concurrent joins in', async function () {
       const opened = await openRoom({ open_to_any_partner: true });
       const answers = await Promise.all(Array.from({ length: 6 }, () => join(opened.body.room_id)));
