@@ -1,3 +1,5 @@
+export { QUEUE_JOBS } from './declared-jobs';
+export { throughQueue, type JobDeadlines, type RunThroughQueue } from './through-queue';
 export { QUEUE, closeQueueEvents, createQueue, createQueueEvents, defaultJobOptions, type QueueName } from './queues';
 export {
   SCORE_TEXT_JOB,

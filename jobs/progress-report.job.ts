@@ -1,8 +1,6 @@
-import type { Queue, QueueEvents } from 'bullmq';
-import { awaitResult } from './await-result';
-import { enqueueWithDeadline } from './enqueue';
 import { JOB_OWNER_PROPERTIES } from './job-owner';
 import { jobIdFor, type JobIdentity } from './score-text.job';
+import { throughQueue } from './through-queue';
 
 /** How many sessions a report lists one by one unless asked otherwise. */
 export const DEFAULT_HISTORY_LIMIT = 50;
@@ -76,21 +74,5 @@ export const progressReportPayloadSchema = {
 /**
  * Computes a progress report through the `exports` queue: enqueues the job (or finds the one this
  * payment made before) and waits for its result, each step with its deadline.
- * @param queue - the `exports` queue on a fail-fast connection
- * @param events - the process's QueueEvents of the `exports` queue
- * @param payload - whose ledger
- * @param identity - the payment's identity; the job id derives from it
- * @param deadlines - `enqueueTimeoutMs` and `waitTimeoutMs` of the `jobs` config
- * @returns the report
- * @throws UnavailableError (503) or JobTimeoutError (504), or the job's own failure decoded
  */
-export async function progressReportThroughQueue(
-  queue: Queue,
-  events: QueueEvents,
-  payload: ProgressReportPayload,
-  identity: JobIdentity,
-  deadlines: { enqueueTimeoutMs: number; waitTimeoutMs: number },
-): Promise<ProgressReport> {
-  const job = await enqueueWithDeadline<ProgressReportPayload, ProgressReport>(queue, PROGRESS_REPORT_JOB, payload, jobIdFor(identity), deadlines.enqueueTimeoutMs);
-  return awaitResult(job, events, deadlines.waitTimeoutMs);
-}
+export const progressReportThroughQueue = throughQueue<ProgressReportPayload, ProgressReport, JobIdentity>(PROGRESS_REPORT_JOB, jobIdFor);

@@ -1,9 +1,7 @@
-import type { Queue, QueueEvents } from 'bullmq';
 import type { RewriteInput, RewriteResult } from '../shared/rewrite/rewrite';
-import { awaitResult } from './await-result';
-import { enqueueWithDeadline } from './enqueue';
 import { JOB_OWNER_PROPERTIES } from './job-owner';
 import { REPLY_INPUT_PROPERTIES, jobIdFor, type JobIdentity } from './score-text.job';
+import { throughQueue } from './through-queue';
 
 /** Job name of a rewrite on the `scoring` queue (the rewrite is scoring work: it scores every candidate edit). */
 export const REWRITE_JOB = 'rewrite-text';
@@ -56,21 +54,5 @@ export function rewriteJobId(identity: JobIdentity): string {
 /**
  * Rewrites through the queue: enqueues the job (or finds the one this identity made before) and
  * waits for its result, each step with its deadline.
- * @param queue - the `scoring` queue on a fail-fast connection
- * @param events - the process's QueueEvents of the `scoring` queue
- * @param payload - what to rewrite
- * @param identity - request identity; the job id derives from it
- * @param deadlines - `enqueueTimeoutMs` and `waitTimeoutMs` of the `jobs` config
- * @returns the worker's result
- * @throws UnavailableError (503) or JobTimeoutError (504), or the job's own failure decoded
  */
-export async function rewriteThroughQueue(
-  queue: Queue,
-  events: QueueEvents,
-  payload: RewritePayload,
-  identity: JobIdentity,
-  deadlines: { enqueueTimeoutMs: number; waitTimeoutMs: number },
-): Promise<RewriteJobResult> {
-  const job = await enqueueWithDeadline<RewritePayload, RewriteJobResult>(queue, REWRITE_JOB, payload, rewriteJobId(identity), deadlines.enqueueTimeoutMs);
-  return awaitResult(job, events, deadlines.waitTimeoutMs);
-}
+export const rewriteThroughQueue = throughQueue<RewritePayload, RewriteJobResult, JobIdentity>(REWRITE_JOB, rewriteJobId);

@@ -1,9 +1,9 @@
 import { hash } from 'node:crypto';
-import type { Job, Queue, QueueEvents } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { ScoreInput, ScoreResult } from '../shared/scoring/result-types';
-import { awaitResult } from './await-result';
 import { enqueueWithDeadline } from './enqueue';
 import { JOB_OWNER_PROPERTIES } from './job-owner';
+import { throughQueue } from './through-queue';
 
 /** Job name of a scoring request on the `scoring` queue. */
 export const SCORE_TEXT_JOB = 'score-text';
@@ -111,21 +111,5 @@ export function enqueueScoreText(
 /**
  * Scores through the queue: enqueues the job (or finds the one this identity made before) and
  * waits for its result, each step with its deadline.
- * @param queue - the `scoring` queue on a fail-fast connection
- * @param events - the process's QueueEvents of the `scoring` queue
- * @param payload - what to score
- * @param identity - request identity; the job id derives from it
- * @param deadlines - `enqueueTimeoutMs` and `waitTimeoutMs` of the `jobs` config
- * @returns the worker's result
- * @throws UnavailableError (503) or JobTimeoutError (504), or the job's own failure decoded
  */
-export async function scoreThroughQueue(
-  queue: Queue,
-  events: QueueEvents,
-  payload: ScoreTextPayload,
-  identity: JobIdentity,
-  deadlines: { enqueueTimeoutMs: number; waitTimeoutMs: number },
-): Promise<ScoreTextResult> {
-  const job = await enqueueScoreText(queue, payload, identity, deadlines.enqueueTimeoutMs);
-  return awaitResult(job, events, deadlines.waitTimeoutMs);
-}
+export const scoreThroughQueue = throughQueue<ScoreTextPayload, ScoreTextResult, JobIdentity>(SCORE_TEXT_JOB, jobIdFor);

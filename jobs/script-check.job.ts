@@ -1,9 +1,7 @@
-import type { Job, Queue, QueueEvents } from 'bullmq';
 import type { ScriptCheckInput, ScriptCheckResult } from '../shared/script-check/check-script';
-import { awaitResult } from './await-result';
-import { enqueueWithDeadline } from './enqueue';
 import { JOB_OWNER_PROPERTIES } from './job-owner';
 import { jobIdFor, type JobIdentity } from './score-text.job';
+import { throughQueue } from './through-queue';
 
 /** Job name of a script check on the `scoring` queue. */
 export const SCRIPT_CHECK_JOB = 'script-check';
@@ -55,29 +53,6 @@ export function scriptCheckJobIdFor(identity: JobIdentity): string {
 }
 
 /**
- * Checks a reply through the queue: enqueues the job (or finds the one this identity made
- * before) and waits for its result, each step with its deadline.
- * @param queue - the `scoring` queue on a fail-fast connection
- * @param events - the process's QueueEvents of the `scoring` queue
- * @param payload - what to check
- * @param identity - request identity; the job id derives from it
- * @param deadlines - `enqueueTimeoutMs` and `waitTimeoutMs` of the `jobs` config
- * @returns the worker's result
- * @throws UnavailableError (503) or JobTimeoutError (504), or the job's own failure decoded
+ * Checks a reply through the queue: the job for a request identity, enqueued once and awaited (see `throughQueue`).
  */
-export async function scriptCheckThroughQueue(
-  queue: Queue,
-  events: QueueEvents,
-  payload: ScriptCheckPayload,
-  identity: JobIdentity,
-  deadlines: { enqueueTimeoutMs: number; waitTimeoutMs: number },
-): Promise<ScriptCheckJobResult> {
-  const job: Job<ScriptCheckPayload, ScriptCheckJobResult> = await enqueueWithDeadline(
-    queue,
-    SCRIPT_CHECK_JOB,
-    payload,
-    scriptCheckJobIdFor(identity),
-    deadlines.enqueueTimeoutMs,
-  );
-  return awaitResult(job, events, deadlines.waitTimeoutMs);
-}
+export const scriptCheckThroughQueue = throughQueue<ScriptCheckPayload, ScriptCheckJobResult, JobIdentity>(SCRIPT_CHECK_JOB, scriptCheckJobIdFor);

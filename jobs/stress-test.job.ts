@@ -1,9 +1,9 @@
-import type { Job, Queue, QueueEvents } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { ScoreInput, WeaknessMapResult } from '../shared/scoring/result-types';
-import { awaitResult } from './await-result';
 import { enqueueWithDeadline } from './enqueue';
 import { JOB_OWNER_PROPERTIES } from './job-owner';
 import { REPLY_INPUT_PROPERTIES, jobIdFor, type JobIdentity } from './score-text.job';
+import { throughQueue } from './through-queue';
 
 /** Job name of a stress test on the `stress` queue. */
 export const STRESS_TEST_JOB = 'stress-test';
@@ -63,23 +63,6 @@ export function enqueueStressTest(queue: Queue, payload: StressTestPayload, iden
 }
 
 /**
- * Runs a stress test through the `stress` queue: enqueues the job (or finds the one this identity
- * made before) and waits for its result, each step with its deadline.
- * @param queue - the `stress` queue on a fail-fast connection
- * @param events - the process's QueueEvents of the `stress` queue
- * @param payload - the reply
- * @param identity - request identity; the job id derives from it
- * @param deadlines - `enqueueTimeoutMs` and `waitTimeoutMs` of the `jobs` config
- * @returns the worker's result
- * @throws UnavailableError (503) or JobTimeoutError (504), or the job's own failure decoded
+ * Runs a stress test through the `stress` queue: the job for a request identity, enqueued once and awaited (see `throughQueue`).
  */
-export async function stressThroughQueue(
-  queue: Queue,
-  events: QueueEvents,
-  payload: StressTestPayload,
-  identity: JobIdentity,
-  deadlines: { enqueueTimeoutMs: number; waitTimeoutMs: number },
-): Promise<StressTestResult> {
-  const job = await enqueueStressTest(queue, payload, identity, deadlines.enqueueTimeoutMs);
-  return awaitResult(job, events, deadlines.waitTimeoutMs);
-}
+export const stressThroughQueue = throughQueue<StressTestPayload, StressTestResult, JobIdentity>(STRESS_TEST_JOB, jobIdFor);

@@ -1,8 +1,6 @@
-import type { Queue, QueueEvents } from 'bullmq';
-import { awaitResult } from './await-result';
-import { enqueueWithDeadline } from './enqueue';
 import { JOB_OWNER_PROPERTIES } from './job-owner';
 import { jobIdFor, type JobIdentity } from './score-text.job';
+import { throughQueue } from './through-queue';
 
 /** Job name of a training-dataset export on the `exports` queue. */
 export const TRAINING_EXPORT_JOB = 'training-export';
@@ -55,21 +53,5 @@ export const TRAINING_EXPORT_ROWS = `payer = $1 AND (score IS NOT NULL OR produc
 /**
  * Fixes an export's manifest through the `exports` queue: enqueues the job (or finds the one this
  * payment made before) and waits for its result, each step with its deadline.
- * @param queue - the `exports` queue on a fail-fast connection
- * @param events - the process's QueueEvents of the `exports` queue
- * @param payload - whose ledger
- * @param identity - the payment's identity; the job id derives from it
- * @param deadlines - `enqueueTimeoutMs` and `waitTimeoutMs` of the `jobs` config
- * @returns the manifest
- * @throws UnavailableError (503) or JobTimeoutError (504), or the job's own failure decoded
  */
-export async function trainingExportThroughQueue(
-  queue: Queue,
-  events: QueueEvents,
-  payload: TrainingExportPayload,
-  identity: JobIdentity,
-  deadlines: { enqueueTimeoutMs: number; waitTimeoutMs: number },
-): Promise<TrainingExportManifest> {
-  const job = await enqueueWithDeadline<TrainingExportPayload, TrainingExportManifest>(queue, TRAINING_EXPORT_JOB, payload, jobIdFor(identity), deadlines.enqueueTimeoutMs);
-  return awaitResult(job, events, deadlines.waitTimeoutMs);
-}
+export const trainingExportThroughQueue = throughQueue<TrainingExportPayload, TrainingExportManifest, JobIdentity>(TRAINING_EXPORT_JOB, jobIdFor);

@@ -1,0 +1,21 @@
+import { PROGRESS_REPORT_JOB } from './progress-report.job';
+import type { QueueName } from './queues';
+import { REWRITE_JOB } from './rewrite.job';
+import { SCORE_TEXT_JOB } from './score-text.job';
+import { SCRIPT_CHECK_JOB } from './script-check.job';
+import { SETTLE_PAYMENT_JOB } from './settle-payment.job';
+import { STRESS_TEST_JOB } from './stress-test.job';
+import { TRAINING_EXPORT_JOB } from './training-export.job';
+
+/**
+ * Every job the web enqueues, by queue: the contract between api and workers. A worker must have
+ * exactly one processor for each (its dispatcher refuses to start otherwise), so a job added here
+ * and forgotten there fails at boot, not as a request that waits for a job nobody takes.
+ * Scheduled maintenance jobs are registered by the worker itself and need no entry.
+ */
+export const QUEUE_JOBS: Readonly<Partial<Record<QueueName, readonly string[]>>> = {
+  scoring: [SCORE_TEXT_JOB, REWRITE_JOB, SCRIPT_CHECK_JOB],
+  stress: [STRESS_TEST_JOB],
+  exports: [PROGRESS_REPORT_JOB, TRAINING_EXPORT_JOB],
+  settlement: [SETTLE_PAYMENT_JOB],
+};

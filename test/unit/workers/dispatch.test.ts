@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import type { Job, Processor } from 'bullmq';
+import { QUEUE_JOBS, SCORE_TEXT_JOB } from '../../../jobs';
+import { createDispatcher } from '../../../workers/dispatch';
+
+const handler: Processor = async (job: Job) => `handled ${job.name}`;
+const handlersFor = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, handler]));
+
+describe('createDispatcher', function () {
+  it('refuses to start a queue when a job the web enqueues on it has no processor', function () {
+    const declared = QUEUE_JOBS.scoring ?? [];
+    expect(declared).to.include(SCORE_TEXT_JOB);
+    const withoutScore = handlersFor(declared.filter((n) => n !== SCORE_TEXT_JOB));
+    expect(() => createDispatcher('scoring', withoutScore)).to.throw(/queue "scoring" has no processor for "score-text"/);
+  });
+
+  it('starts every queue whose declared jobs all have one, and routes a job to its handler', async function () {
+    for (const [queue, names] of Object.entries(QUEUE_JOBS)) {
+      expect(names!.length, queue).to.be.greaterThan(0);
+      const dispatch = createDispatcher(queue as keyof typeof QUEUE_JOBS, handlersFor(names!));
+      expect(await dispatch({ name: names![0] } as Job)).to.equal(`handled ${names![0]}`);
+    }
+  });
+
+  it('refuses a queue with no handlers at all', function () {
+    expect(() => createDispatcher('maintenance', {})).to.throw(/has no job handlers/);
+  });
+});
