@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { awaitResult, bindQueueEvents, enqueueScoreText, jobIdFor, QUEUE, type ScoreTextPayload } from '../../../jobs';
 import { AppError } from '../../../shared/errors';
 import { startTestStack, type TestStack } from '../../helpers/stack';
+import { until } from '../../helpers/until';
 
 describe('scoring jobs across the queue', function () {
   let stack: TestStack;
@@ -92,10 +93,9 @@ describe('scoring jobs across the queue', function () {
 
     it('finds the result of a job that finished before anyone waited, and stops listening', async function () {
       const job = await enqueueScoreText(stack.deps.scoringQueue, payload, { kind: 'idempotency-key', key: 'jobs-watch-1' }, 2000);
-      await waitFor(async () => (await job.getState()) === 'completed');
-      // The completion event has come and gone: only the watch kept it.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(listening(String(job.id))).to.equal(0);
+      await until(async () => (await job.getState()) === 'completed', 10_000, 'the job to complete');
+      // The completion event has come and gone: only the watch kept it, and nothing listens.
+      await until(() => listening(String(job.id)) === 0, 10_000, 'no listener left on the job');
       const started = Date.now();
       const result = await awaitResult(job, stack.deps.scoringEvents, 10_000);
       expect(result.score.result?.profile).to.equal('dry-witted-colleague');
@@ -106,7 +106,7 @@ describe('scoring jobs across the queue', function () {
       const identity = { kind: 'idempotency-key', key: 'jobs-watch-2' } as const;
       const first = await enqueueScoreText(stack.deps.scoringQueue, payload, identity, 2000);
       const firstResult = await awaitResult(first, stack.deps.scoringEvents, 10_000);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => listening(String(first.id)) === 0, 10_000, 'the first wait to let go of the job');
       const again = await enqueueScoreText(stack.deps.scoringQueue, payload, identity, 2000);
       const started = Date.now();
       expect(await awaitResult(again, stack.deps.scoringEvents, 10_000)).to.deep.equal(firstResult);
@@ -127,7 +127,7 @@ describe('scoring jobs across the queue', function () {
         const count = () => ['completed', 'failed', 'duplicated', 'removed'].reduce((n, e) => n + events.listenerCount(`${e}:${job.id}` as 'completed'), 0);
         expect(count()).to.equal(4);
         await job.remove();
-        await waitFor(() => count() === 0);
+        await until(() => count() === 0, 10_000, 'no listener left');
       } finally {
         await events.close();
         await idle.obliterate({ force: true });
@@ -138,16 +138,8 @@ describe('scoring jobs across the queue', function () {
     it('stops listening once a job nobody waits for finishes', async function () {
       const job = await enqueueScoreText(stack.deps.scoringQueue, payload, { kind: 'idempotency-key', key: 'jobs-watch-3' }, 2000);
       expect(listening(String(job.id))).to.equal(4);
-      await waitFor(async () => listening(String(job.id)) === 0);
+      await until(() => listening(String(job.id)) === 0, 10_000, 'no listener left on the job');
       expect(await job.getState()).to.equal('completed');
     });
   });
 });
-
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

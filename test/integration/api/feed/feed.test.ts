@@ -4,8 +4,10 @@ import { expect } from 'chai';
 import { createApp } from '../../../../api/app';
 import { createDeps } from '../../../../api/server';
 import { createLogger } from '../../../../shared/logger';
+import { feedChannel } from '../../../../shared/payments/feed';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment } from '../../../helpers/x402-payments';
+import { until } from '../../../helpers/until';
 
 interface SseClient {
   events: Array<{ event: string; data: Record<string, unknown> }>;
@@ -75,11 +77,14 @@ describe('GET /api/feed (server-sent events over Redis pub/sub)', function () {
   }
 
   it('relays each settlement to clients of every web process, masked and without text', async function () {
+    const channel = feedChannel(paid.stack.config.redis.queuePrefix);
+    const subscribers = async () => Number(((await paid.stack.deps.redis.pubsub('NUMSUB', channel)) as [string, number])[1]);
+    const before = await subscribers();
     const [a, b] = await Promise.all([webProcess(), webProcess()]);
     const clientA = await connect(`${a}/api/feed?recent=0`);
     const clientB = await connect(`${b}/api/feed?recent=0`);
-    // Let both subscriptions reach Redis before publishing.
-    await new Promise((r) => setTimeout(r, 200));
+    // Both web processes' subscriptions must have reached Redis before anything is published.
+    await until(async () => (await subscribers()) >= before + 2, 10_000, 'both feed subscriptions');
 
     const payer = paid.payers[4];
     const text = 'Oof. Sorry about the delay on our side, I will sort the refund myself today.';

@@ -4,6 +4,7 @@ import { callerHashFor } from '../../../../api/http/caller-key';
 import { reserveFreeRound } from '../../../../api/free-score/free-rounds';
 import { ensureFreeCaller } from '../../../../api/http/free-caller';
 import { startTestStack, type TestStack } from '../../../helpers/stack';
+import { until } from '../../../helpers/until';
 
 const TEXT = 'hey, sorry for the slow reply! yes, 6 works for me, see you there';
 
@@ -182,8 +183,7 @@ describe('POST /api/score (free tier)', function () {
       const waiting = await idle.deps.scoringQueue.getWaitingCount();
       const res = await score(idle, '203.0.113.46', { data_consent: true, proposed_text: TEXT });
       expect(res.status).to.equal(429);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await idle.deps.scoringQueue.getWaitingCount()).to.equal(waiting);
+      await until(async () => (await idle.deps.scoringQueue.getWaitingCount()) === waiting, 5_000, 'the refused request\'s job removed');
     });
   });
 

@@ -15,6 +15,7 @@ import { testConfig } from '../../../helpers/config';
 import { closedPort } from '../../../helpers/ports';
 import { startTcpRelay } from '../../../helpers/tcp-relay';
 import { startTestStack, type TestStack } from '../../../helpers/stack';
+import { until } from '../../../helpers/until';
 
 describe('health routes', function () {
   let stack: TestStack;
@@ -105,8 +106,7 @@ describe('health routes', function () {
         expect(res.body.error.code).to.equal('database_unavailable');
         expect(res.body).not.to.have.property('score');
         // This stack has no worker: the job queued beside the reservation was removed, not left waiting.
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        expect(await stack.deps.scoringQueue.getWaitingCount()).to.equal(waitingBefore);
+        await until(async () => (await stack.deps.scoringQueue.getWaitingCount()) === waitingBefore, 5_000, 'the queued job removed');
         await http.get('/api/profiles').expect(200);
       } finally {
         await dataSource.destroy().catch(() => undefined);

@@ -37,8 +37,8 @@ describe('isCanaryRequest', function () {
     const ds = stack.deps.dataSource;
     const revoked = await mintCredential(ds, 'operator', 600);
     await revokeCredential(ds, revoked.credential.id);
-    const expiring = await mintCredential(ds, 'operator', 1);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const expiring = await mintCredential(ds, 'operator', 600);
+    await ds.query(`UPDATE operator_credentials SET created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour' WHERE id = $1`, [expiring.credential.id]);
     expect(await check(`Bearer ${revoked.token}`)).to.equal(false);
     expect(await check(`Bearer ${expiring.token}`)).to.equal(false);
     expect(await check(`Bearer hlo_${'x'.repeat(43)}`)).to.equal(false);
