@@ -54,6 +54,8 @@ describe('npm start restarts a crashed web or worker (supervisor/main from dist)
 
     s.child.kill('SIGTERM');
     expect(await s.exited, s.stderr()).to.deep.equal({ code: 0, signal: null });
+    // At least the web, the worker and the web that replaced the killed one were children.
+    expect(s.childPids().length).to.be.at.least(3);
     for (const pid of s.childPids()) expect(isAlive(pid), `pid ${pid}`).to.equal(false);
     const stopped = s.logs.filter((e) => e.msg === 'process stopped').map((e) => [e.role, e.code, e.forced]);
     expect(stopped).to.deep.equal([
