@@ -32,10 +32,23 @@ export interface ProductTier {
 /** The tier key of a product sold at one price (its ledger tier is null). */
 export const SINGLE_TIER = 'standard';
 
+/**
+ * What a product's ledger row is, for every read that ranks, trends or shows it:
+ * `scored_session`, a reply scored against a profile (its `score` is an EQ score, its `passed` a verdict);
+ * `analysis`, a paid analysis of a reply (stress test, rewrite, script check: its `score` is the
+ * analysis's own figure, never an EQ score); `report`, a read of the wallet's own history; `purchase`,
+ * something bought to use later (bundle credits, a coaching pack, a role-play room).
+ */
+export type LedgerKind = 'scored_session' | 'analysis' | 'report' | 'purchase';
+
 /** A paid product. */
 export interface Product {
   /** The ledger's product column. */
   readonly id: string;
+  /** What its ledger row is (see {@link LedgerKind}). */
+  readonly kind: LedgerKind;
+  /** Its name as people read it in the live feed and on public pages. */
+  readonly label: string;
   readonly method: 'POST';
   readonly path: string;
   /** Its member in the pricing manifest (GET /api/pricing). */
@@ -88,6 +101,8 @@ const t = PRODUCT_TERMS;
 export const PRODUCTS = Object.freeze({
   simulate: product({
     id: 'simulate',
+    kind: 'scored_session',
+    label: 'Scored session',
     path: '/api/simulate',
     manifestKey: 'simulate_endpoint',
     defaultTier: 'basic',
@@ -109,6 +124,8 @@ export const PRODUCTS = Object.freeze({
   }),
   duel: product({
     id: 'duel',
+    kind: 'scored_session',
+    label: 'Duel leg',
     path: '/api/duel',
     manifestKey: 'duel_endpoint',
     defaultTier: SINGLE_TIER,
@@ -121,6 +138,8 @@ export const PRODUCTS = Object.freeze({
   }),
   progress: product({
     id: 'progress',
+    kind: 'report',
+    label: 'Progress report',
     path: '/api/progress',
     manifestKey: 'progress_report_endpoint',
     defaultTier: SINGLE_TIER,
@@ -128,6 +147,8 @@ export const PRODUCTS = Object.freeze({
   }),
   stressTest: product({
     id: 'stress-test',
+    kind: 'analysis',
+    label: 'Stress test',
     path: '/api/stress-test',
     manifestKey: 'stress_test_endpoint',
     defaultTier: SINGLE_TIER,
@@ -136,6 +157,8 @@ export const PRODUCTS = Object.freeze({
   }),
   trainingDataset: product({
     id: 'training-dataset',
+    kind: 'report',
+    label: 'Training-dataset export',
     path: '/api/training-dataset',
     manifestKey: 'training_dataset_endpoint',
     defaultTier: SINGLE_TIER,
@@ -143,6 +166,8 @@ export const PRODUCTS = Object.freeze({
   }),
   rewrite: product({
     id: 'rewrite',
+    kind: 'analysis',
+    label: 'Rewrite',
     path: '/api/rewrite',
     manifestKey: 'rewrite_endpoint',
     defaultTier: SINGLE_TIER,
@@ -150,6 +175,8 @@ export const PRODUCTS = Object.freeze({
   }),
   scriptCheck: product({
     id: 'script-check',
+    kind: 'analysis',
+    label: 'Script check',
     path: '/api/script-check',
     manifestKey: 'script_check_endpoint',
     defaultTier: SINGLE_TIER,
@@ -157,6 +184,8 @@ export const PRODUCTS = Object.freeze({
   }),
   roleplay: product({
     id: 'roleplay',
+    kind: 'purchase',
+    label: 'Role-play room',
     path: '/api/roleplay',
     manifestKey: 'roleplay_endpoint',
     defaultTier: SINGLE_TIER,
@@ -165,6 +194,8 @@ export const PRODUCTS = Object.freeze({
   }),
   coaching: product({
     id: 'coaching',
+    kind: 'purchase',
+    label: 'Coaching pack',
     path: '/api/coaching',
     manifestKey: 'coaching_endpoint',
     defaultTier: SINGLE_TIER,
@@ -173,6 +204,8 @@ export const PRODUCTS = Object.freeze({
   }),
   bundle: product({
     id: 'bundle',
+    kind: 'purchase',
+    label: 'Bundle purchase',
     path: '/api/bundle',
     manifestKey: 'prepaid_bundle',
     defaultTier: 'bundle',

@@ -5,6 +5,7 @@ import { startLocalFacilitator, type LocalFacilitator } from '../facilitator';
 import type { AppConfig } from '../shared/config';
 import { createDataSource } from '../shared/db/create-data-source';
 import type { Logger } from '../shared/logger';
+import { removeStackDatabaseUrl, writeStackDatabaseUrl } from '../shared/stack-files';
 import type { ReadyMessage } from '../shared/supervision';
 import { resolveThreadFile } from '../shared/thread-file';
 import { lockDataDir } from './data-dir-lock';
@@ -14,6 +15,9 @@ import { stackQueuePrefix } from './queue-prefix';
 import { chooseRedis, type RedisChoice, type RedisChoiceOptions } from './redis-choice';
 import { CrashHistory, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restart-policy';
 import { StartupError } from './startup-error';
+
+/** The test mnemonic's index of the embedded chain's first funded payer (0 signs settlements, 1 is the treasury). */
+const FIRST_PAYER_INDEX = 2;
 
 /** Pool size of web and worker on the embedded database, unless DATABASE_POOL_MAX says otherwise. */
 export const EMBEDDED_POOL_MAX = 3;
@@ -52,8 +56,13 @@ export interface DevStackInfo {
   redisUrl: string;
   /** The BullMQ key prefix of web and worker (QUEUE_PREFIX, else derived from the data folder). */
   queuePrefix: string;
-  /** The embedded facilitator and chain, when X402_FACILITATOR_URL was not set. */
-  payments: { facilitator: 'configured' } | { facilitator: 'embedded'; network: string; asset: string; payer: { address: string; privateKey: string } };
+  /**
+   * The embedded facilitator and chain, when X402_FACILITATOR_URL was not set: the funded payers
+   * (accounts `firstPayerIndex` and up of the public test mnemonic, in order) hold test USDC.
+   */
+  payments:
+    | { facilitator: 'configured' }
+    | { facilitator: 'embedded'; network: string; asset: string; firstPayerIndex: number; payers: Array<{ address: string; privateKey: string }> };
   /** The local development card processor, when STRIPE_SECRET_KEY was not set. */
   cards: { processor: 'configured' } | { processor: 'embedded'; url: string };
 }
@@ -210,6 +219,8 @@ export class DevStack {
     log.info({ database: this.#pg ? 'embedded' : 'configured', redis: redisChoice.source, redisUrl: withoutPassword(redisChoice.url) }, 'dependencies ready');
     await this.#migrate(databaseUrl, this.#pg ? false : config.db.ssl);
     this.#checkStop();
+    // The operator tools find the embedded database here (a configured one is in DATABASE_URL already).
+    if (this.#pg) writeStackDatabaseUrl(dataDir, databaseUrl);
 
     const queuePrefix = stackQueuePrefix(env.QUEUE_PREFIX, dataDir);
     const childEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url, QUEUE_PREFIX: queuePrefix };
@@ -257,7 +268,7 @@ export class DevStack {
       redisUrl: withoutPassword(redisChoice.url),
       queuePrefix,
       payments: local
-        ? { facilitator: 'embedded', network: local.network, asset: local.asset, payer: { ...local.payers[0] } }
+        ? { facilitator: 'embedded', network: local.network, asset: local.asset, firstPayerIndex: FIRST_PAYER_INDEX, payers: local.payers.map((p) => ({ ...p })) }
         : { facilitator: 'configured' },
       cards: cards ? { processor: 'embedded', url: cards.url } : { processor: 'configured' },
     };
@@ -417,6 +428,7 @@ export class DevStack {
     }
     const pg = this.#pg;
     if (pg) {
+      removeStackDatabaseUrl(this.#options.dataDir);
       await step('postgres', async () => {
         await pg.stop(5_000);
         log.info('embedded postgres stopped');

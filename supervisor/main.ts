@@ -1,22 +1,14 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, publicOriginProblem } from '../shared/config';
 import { createLogger } from '../shared/logger';
+import { DATABASE_URL_FILE, findRootDir, stackDataDir } from '../shared/stack-files';
 import { DevStack, type DevStackInfo } from './dev-stack';
 import { DEFAULT_REDIS_PROBE } from './redis-choice';
 
-/**
- * The repository folder: the nearest ancestor holding package.json (the same from `supervisor/`
- * under tsx and from `dist/supervisor/`).
- * @param from - a folder inside the repository
- * @returns the repository folder
- */
-export function findRootDir(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return from;
-  }
-}
+export { findRootDir };
+
+/** The command that runs the CLI from the repository, as the banner shows it. */
+const CLI = 'node dist/cli/humanlike.js';
 
 /**
  * The line `npm start` prints once the stack serves.
@@ -31,20 +23,58 @@ export function readyLine(info: DevStackInfo, dataDir: string): string {
 }
 
 /**
- * The lines `npm start` prints about payments: with the embedded chain, one funded test wallet and
- * the command that pays with it.
+ * The lines `npm start` prints about payments: with the embedded chain, which accounts of the test
+ * mnemonic hold test USDC, the first two funded wallets with their keys (duels and role-play
+ * need two), and the command that pays with the first.
  * @param info - what the stack runs on
  * @returns lines to print (none when a real facilitator is configured)
  */
 export function paymentLines(info: DevStackInfo): string[] {
   if (info.payments.facilitator !== 'embedded') return [];
-  const { payer, network, asset } = info.payments;
+  const { payers, network, asset, firstPayerIndex } = info.payments;
+  const [first, second] = payers;
+  const last = firstPayerIndex + payers.length - 1;
   return [
-    `Payments settle on an embedded development chain (${network}, test USDC, nothing real).`,
-    `Funded test wallet: ${payer.address}`,
-    `Its private key (public test mnemonic, development only): ${payer.privateKey}`,
-    `Pay for a session: HUMANLIKE_PRIVATE_KEY=<that key> node dist/cli/humanlike.js pay --url ${info.url} --asset ${asset} --profile grief-support-peer --delay 45 "Oh no, so sorry. That must feel awful. I am here if you want to talk tonight, maybe?"`,
+    `Payments settle on an embedded development chain (${network}, test USDC at ${asset}, nothing real; balances start over at each start).`,
+    `Funded test wallets: accounts ${firstPayerIndex} to ${last} of the public test mnemonic "test test ... junk" hold test USDC ` +
+      `(account 0 signs settlements and 1 is the treasury: they are not for paying). Two of them (duels and role-play need two):`,
+    `  Funded test wallet: ${first.address}`,
+    `  Its private key (public test mnemonic, development only): ${first.privateKey}`,
+    `  Second funded wallet: ${second.address}`,
+    `  Its private key (public test mnemonic, development only): ${second.privateKey}`,
+    `Pay for a session: HUMANLIKE_PRIVATE_KEY=<the first key> ${CLI} pay --url ${info.url} --asset ${asset} --profile grief-support-peer --delay 45 "Oh no, so sorry. That must feel awful. I am here if you want to talk tonight, maybe?"`,
   ];
+}
+
+/**
+ * The lines `npm start` prints about the operator tools: how to mint a credential against this
+ * stack's database, and where it opens.
+ * @param info - what the stack runs on
+ * @param dataDir - the data folder (where the embedded database's URL is recorded)
+ * @returns lines to print
+ */
+export function operatorLines(info: DevStackInfo, dataDir: string): string[] {
+  const where =
+    info.database === 'embedded'
+      ? `it finds this stack's embedded database through ${path.join(dataDir, DATABASE_URL_FILE)}, no DATABASE_URL needed`
+      : 'with the same DATABASE_URL';
+  return [
+    `Operator tools: ${CLI} admin token create --role admin --ttl 1d (${where}; --role operator for reads).`,
+    `  Send the token as "Authorization: Bearer <token>" to ${info.url}/api/admin/network-config, or open ${info.url}/admin/queues (any user name, the token as password).`,
+  ];
+}
+
+/**
+ * Everything `npm start` tells a person once the stack serves, framed so it stands out from the
+ * JSON log lines (which stay on stdout, for machines).
+ * @param info - what the stack runs on
+ * @param dataDir - the data folder
+ * @returns the banner, newline-terminated
+ */
+export function banner(info: DevStackInfo, dataDir: string): string {
+  const rule = '='.repeat(100);
+  const sections = [[readyLine(info, dataDir)], paymentLines(info), operatorLines(info, dataDir), cardLines(info)].filter((lines) => lines.length > 0);
+  return `\n${rule}\n${sections.map((lines) => lines.join('\n')).join('\n\n')}\n${rule}\n\n`;
 }
 
 /**
@@ -73,7 +103,7 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config, 'supervisor');
   const rootDir = findRootDir(__dirname);
-  const dataDir = path.resolve(env.DATA_DIR?.trim() || path.join(rootDir, '.data'));
+  const dataDir = stackDataDir(env, rootDir);
 
   let failed = false;
   let stopping: Promise<void> | undefined;
@@ -137,7 +167,9 @@ async function main(): Promise<void> {
 
   try {
     const info = await stack.start();
-    process.stdout.write(`${[readyLine(info, dataDir), ...paymentLines(info), ...cardLines(info)].join('\n')}\n`);
+    log.info({ url: info.url, database: info.database, redis: info.redis, queuePrefix: info.queuePrefix }, 'stack ready');
+    // For the person who ran npm start: on stderr, so the JSON lines on stdout stay machine-readable.
+    process.stderr.write(banner(info, dataDir));
   } catch (err) {
     // Stopped by a signal while starting: shutdown() sets the exit code.
     if (stopping) return;

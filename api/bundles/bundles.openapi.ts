@@ -139,7 +139,10 @@ export const bundleOperations: OperationSpec[] = [
       'Posting only the plan (no wallet_address) answers the 402 quote; so does a wallet with no payment. Validation and the ' +
       'referral_code rules (422 invalid_referral_code, self_referral, circular_referral) come before any payment. Paid: the ' +
       'ledger records product bundle, tier = plan; the credits belong to the paying wallet and redeem one basic session each ' +
-      `(${BUNDLE_TOKEN_HEADER} on POST /api/simulate). The secret bundle_token is shown once, in the first delivery after ` +
+      `(${BUNDLE_TOKEN_HEADER} on POST /api/simulate). The purchase is the settled ledger row (the live feed shows it as a ` +
+      '"Bundle purchase"); a session paid with a credit answers its buyer in full but is no settled ledger row, so it appears ' +
+      'in no leaderboard, scoreboard, statistic, live feed, progress report, training dataset or duel fee. ' +
+      'The secret bundle_token is shown once, in the first delivery after ' +
       'settlement, and stored only as a SHA-256 hash. A settled payment is public on chain, so anyone could rebuild the ' +
       `request: a replay (${REPLAY_HEADER}: true, also after a settlement that needed a retry) answers bundle_token: null; ` +
       'recover a new token with POST /api/bundle/recover. A referral_code counts on a new wallet\'s first settled purchase; ' +

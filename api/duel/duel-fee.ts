@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { NetworkConfig } from '../../shared/operators/network-config';
+import { EQ_SESSION_PRODUCTS, EQ_SESSION_SQL } from '../../shared/eq-sessions';
 import { PRODUCT_TERMS, PRODUCTS } from '../../shared/products';
 import { AppError } from '../../shared/errors';
 import { walletKey } from '../payments/bundle-credit/wallet-key';
@@ -7,10 +8,10 @@ import type { Charge } from '../payments/charge';
 import { quoteFor } from '../payments/loyalty';
 
 /**
- * A wallet's consecutive failures: how many of its most recent settled sessions with a verdict
- * (ledger rows whose `passed` is set: simulate sessions, duel legs and the other scored products,
- * not bundle purchases) failed, counted back from the newest until the first pass. A wallet with
- * no pass counts every failed session it has; one whose newest session passed has 0.
+ * A wallet's consecutive failures: how many of its most recent settled scored sessions (simulate
+ * sessions and duel legs; a stress test, a rewrite, a script check or a purchase is no session here)
+ * failed, counted back from the newest until the first pass. A wallet with no pass counts every
+ * failed session it has; one whose newest session passed has 0.
  * @param ds - DataSource
  * @param wallet - a `wallet_address` as sent
  * @returns the count
@@ -18,8 +19,9 @@ import { quoteFor } from '../payments/loyalty';
 export async function consecutiveFailures(ds: DataSource, wallet: string): Promise<number> {
   const rows = (await ds.query(
     `SELECT count(*)::int AS n FROM ledger_sessions
-      WHERE payer = $1 AND passed = false
-        AND settled_at > coalesce((SELECT max(settled_at) FROM ledger_sessions WHERE payer = $1 AND passed = true), '-infinity')`,
+      WHERE payer = $1 AND ${EQ_SESSION_SQL} AND passed = false
+        AND settled_at > coalesce(
+          (SELECT max(settled_at) FROM ledger_sessions WHERE payer = $1 AND ${EQ_SESSION_SQL} AND passed = true), '-infinity')`,
     [walletKey(wallet)],
   )) as Array<{ n: number }>;
   return rows[0]?.n ?? 0;
@@ -30,6 +32,8 @@ export interface DuelFee {
   entry_usdc_units: number;
   entry_lamports: number;
   failures: number;
+  /** The ledger products whose failed sessions count in `failures` (simulate sessions and duel legs). */
+  counted_products: readonly string[];
   /** 1 + failures x 0.5. */
   multiplier: number;
   /** The escalated fee before any loyalty discount. */
@@ -64,6 +68,7 @@ export async function duelQuote(ds: DataSource, wallet: string | undefined, netw
     entry_usdc_units: entry.usdcUnits,
     entry_lamports: entry.lamports,
     failures,
+    counted_products: EQ_SESSION_PRODUCTS,
     multiplier: 1 + failures * PRODUCT_TERMS.duelFailureSurcharge,
     escalated_usdc_units: escalate(entry.usdcUnits, failures),
     escalated_lamports: escalate(entry.lamports, failures),
@@ -75,7 +80,7 @@ export async function duelQuote(ds: DataSource, wallet: string | undefined, netw
       : {
           ...base,
           price: { usdcUnits: fee.escalated_usdc_units, lamports: fee.escalated_lamports },
-          description: `${base.description} Escalated x${fee.multiplier} for ${failures} consecutive failed sessions.`,
+          description: `${base.description} Escalated x${fee.multiplier} for ${failures} consecutive failed scored sessions (simulate sessions and duel legs).`,
         },
   );
   return { charge, fee };
@@ -92,7 +97,7 @@ export function refuseIfSuspended(fee: DuelFee): void {
   throw new AppError(
     403,
     'wallet_suspended',
-    `This wallet is suspended from duels: its last ${fee.failures} settled sessions failed, above the cap of ${fee.suspension_cap}. ` +
+    `This wallet is suspended from duels: its last ${fee.failures} scored sessions (simulate sessions and duel legs) failed, above the cap of ${fee.suspension_cap}. ` +
       'Pass a session (POST /api/simulate never suspends) to lift it. Nothing was charged.',
     { details: { failures: fee.failures, suspension_cap: fee.suspension_cap } },
   );

@@ -78,6 +78,11 @@ const feeSchema = {
     entry_usdc_units: { type: 'integer' },
     entry_lamports: { type: 'integer' },
     failures: { type: 'integer', description: 'Consecutive failed sessions (see the POST description).' },
+    counted_products: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'The ledger products whose sessions count in failures: simulate sessions and duel legs (scored replies against a profile).',
+    },
     multiplier: { type: 'number', description: `1 + failures x ${t.duelFailureSurcharge}.` },
     escalated_usdc_units: { type: 'integer', description: 'entry x multiplier, rounded down, before any loyalty discount.' },
     escalated_lamports: { type: 'integer' },
@@ -89,8 +94,9 @@ const FEE_TEXT =
   `Fee per bot: ${product.tiers[product.defaultTier].price.usdcUnits} USDC units (${product.tiers[product.defaultTier].price.lamports} lamports) x ` +
   `(1 + failures x ${t.duelFailureSurcharge}), rounded down, then the loyalty discount (${t.loyaltyDiscountPct} percent from ` +
   `${t.loyaltyThresholdSessions} settled paid sessions). failures: the wallet's consecutive failed sessions, i.e. how many of its most ` +
-  'recent settled ledger sessions with a verdict (any scored product, duel legs included; not bundle purchases) failed, counted back ' +
-  'from the newest until the first pass. A wallet with more failures than the suspension cap (runtime network configuration, ' +
+  'recent settled scored sessions failed, counted back from the newest until the first pass. Only scored replies against a ' +
+  'profile count: paid simulate sessions and duel legs (duel_fee.counted_products); a stress test, a rewrite, a script check, a ' +
+  'report or a purchase is no session here, and a basic session paid with a bundle credit is not on the ledger (see POST /api/simulate). A wallet with more failures than the suspension cap (runtime network configuration, ' +
   `PATCH /api/admin/configure-network failure_suspension_cap, default ${DEFAULT_NETWORK_CONFIG.failureSuspensionCap}) is refused with ` +
   '403 wallet_suspended before any quote or payment; POST /api/simulate never suspends, and one passed session lifts it. The unpaid ' +
   'request needs wallet_address so the 402 quote (accepts[].amount, discount, duel_fee) is this wallet\'s. The payment must match the ' +

@@ -73,11 +73,17 @@ const SCRIPT = `
   };
   const profileName = (id) => (id ? PROFILES[id] || id : 'No profile');
   const score = (n) => (typeof n === 'number' ? n.toFixed(1) : '-');
+  // Atomic units as money: every significant decimal, at least two (0.075 USDC, 42.50 USDC).
+  const money = (n, decimals, min) => {
+    const text = (n / 10 ** decimals).toFixed(decimals).replace(/0+$/, '');
+    const [whole, frac = ''] = text.split('.');
+    return whole + '.' + frac.padEnd(min, '0');
+  };
   const amount = (ev) => {
     const n = Number(ev.amount);
     if (!Number.isFinite(n)) return '';
-    if (ev.network.startsWith('eip155:')) return (n / 1e6).toFixed(2) + ' USDC';
-    if (ev.network.startsWith('solana:')) return (n / 1e9).toFixed(4) + ' SOL';
+    if (ev.network.startsWith('eip155:')) return money(n, 6, 2) + ' USDC';
+    if (ev.network.startsWith('solana:')) return money(n, 9, 4) + ' SOL';
     return ev.amount;
   };
   const clock = (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -92,14 +98,19 @@ const SCRIPT = `
     document.getElementById('feed-empty').hidden = true;
     const li = node('li');
     li.dataset.resultId = ev.result_id;
-    const verdict = ev.passed === true ? 'pass' : ev.passed === false ? 'fail' : 'none';
-    const s = node('span', 'score', score(ev.score));
-    s.setAttribute('aria-label', 'EQ score ' + score(ev.score));
-    const who = node('a', 'profile', profileName(ev.profile));
+    // Only a scored session (simulate, duel leg) has an EQ score and a verdict; anything else is
+    // shown as what was bought, under its label.
+    const scored = ev.kind === 'scored_session';
+    li.dataset.kind = ev.kind || 'purchase';
+    const verdict = scored && ev.passed === true ? 'pass' : scored && ev.passed === false ? 'fail' : 'none';
+    const s = node('span', 'score', scored ? score(ev.score) : '');
+    if (scored) s.setAttribute('aria-label', 'EQ score ' + score(ev.score));
+    const who = node('a', 'profile', scored ? profileName(ev.profile) : ev.label || ev.product);
     who.href = '/api/results/' + encodeURIComponent(ev.result_id);
-    const tier = ev.tier ? ev.product + ' (' + ev.tier + ')' : ev.product;
+    const what = scored ? ev.label || ev.product : ev.profile ? profileName(ev.profile) : '';
+    const tier = ev.tier ? what + ' (' + ev.tier + ')' : what;
     const meta = node('span', 'meta', [tier, ev.payer, amount(ev), clock(ev.settled_at)].filter(Boolean).join(' · '));
-    const badge = node('span', 'badge ' + verdict, verdict === 'none' ? 'n/a' : verdict);
+    const badge = node('span', 'badge ' + verdict, scored ? verdict : ev.kind || 'purchase');
     li.append(s, who, badge, meta);
     if (Date.now() - Date.parse(ev.settled_at) < FRESH_MS) {
       li.classList.add('fresh');
@@ -218,9 +229,9 @@ export const LIVE_PAGE = `<!doctype html>
 </header>
 <main>
 <section aria-labelledby="feed-title">
-<h2 id="feed-title">Settled sessions</h2>
-<p id="feed-empty" class="empty">No settled sessions yet. New ones appear here as they settle.</p>
-<ol id="feed" class="feed" aria-live="polite" aria-relevant="additions" aria-label="Settled sessions, newest first"></ol>
+<h2 id="feed-title">Settled payments</h2>
+<p id="feed-empty" class="empty">No settled payments yet. New ones appear here as they settle.</p>
+<ol id="feed" class="feed" aria-live="polite" aria-relevant="additions" aria-label="Settled payments, newest first"></ol>
 </section>
 <aside>
 <section aria-labelledby="stats-title">

@@ -68,7 +68,9 @@ export const progressOperations: OperationSpec[] = [
     operationId: 'postProgress',
     summary: `Progress report of the paying wallet (${pricePhrase(product)}) over x402.`,
     description:
-      "From the wallet's ledger: score history, trend, pass streak, percentile against the other bots on the wallet's main " +
+      "From the wallet's scored sessions on the ledger (its paid simulate sessions and duel legs: the only rows with an EQ score; " +
+      "a stress test, a rewrite or a script check is not one, and a basic session paid with a bundle credit is not on the ledger): " +
+      "score history, trend, pass streak, percentile against the other bots on the wallet's main " +
       'profile (the one it used most), dimension gaps, and a style-drift consistency check of each session against the ' +
       'persona targets frozen when it was scored (sessions settled before targets were recorded are counted as without ' +
       `targets). Not a factual-accuracy check. ${PAID_EITHER_WAY} Computed on the exports queue. Loyalty: ` +

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { EQ_SESSION_SQL } from '../../shared/eq-sessions';
 import { maskIdentifier } from '../../shared/payments/mask';
 import { profileOf } from './public-row';
 
@@ -39,9 +40,9 @@ interface BestRow {
 }
 
 /**
- * The top wallets by best EQ score among settled sessions that scored something (a bundle purchase
- * scores nothing: its score is null). One row per wallet; a tie goes to the wallet that reached the
- * score first.
+ * The top wallets by best EQ score among settled scored replies against a profile (simulate
+ * sessions and duel legs; a stress test's mean or a script check's adherence is no EQ score). One row
+ * per wallet; a tie goes to the wallet that reached the score first.
  * @param ds - DataSource
  * @param options - how many rows, and an optional profile to rank within
  * @returns the leaderboard
@@ -51,7 +52,7 @@ export async function loadLeaderboard(ds: DataSource, options: { limit: number; 
     `SELECT payer, score, passed, profile, tier, result_id, settled_at FROM (
        SELECT DISTINCT ON (payer) payer, score, passed, profile, tier, result_id::text AS result_id, settled_at
          FROM ledger_sessions
-        WHERE score IS NOT NULL AND ($1::text IS NULL OR profile = $1)
+        WHERE ${EQ_SESSION_SQL} AND ($1::text IS NULL OR profile = $1)
         ORDER BY payer, score DESC, settled_at ASC, id ASC
      ) best
      ORDER BY score DESC, settled_at ASC, result_id ASC

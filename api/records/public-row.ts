@@ -1,3 +1,5 @@
+import { isEqSession, ledgerKindOf } from '../../shared/eq-sessions';
+import type { LedgerKind } from '../../shared/products';
 import { findProfile } from '../../shared/profiles';
 import { maskIdentifier } from '../../shared/payments/mask';
 
@@ -19,9 +21,15 @@ export interface PublicSessionRow {
 export interface PublicSession {
   result_id: string;
   product: string;
+  /** What the row is: only a `scored_session` (simulate, duel leg) carries an EQ score and a verdict. */
+  kind: LedgerKind;
+  /** The product as people read it ("Scored session", "Stress test", "Bundle purchase"...). */
+  label: string;
   tier: string | null;
   profile: { id: string; name: string } | null;
+  /** The EQ score of a scored session; null for every other product (a stress test's mean or a script check's adherence is no EQ score). */
   eq_score: number | null;
+  /** The verdict of a scored session; null for every other product. */
   passed: boolean | null;
   network: string;
   /** The payer's first 6 and last 4 characters. */
@@ -31,18 +39,20 @@ export interface PublicSession {
 
 /**
  * The public form of a ledger row: the wallet masked to its first 6 and last 4 characters, the
- * profile with its display name.
+ * profile with its display name, and the score and verdict only where they are an EQ score's.
  * @param row - the row, read with the columns of {@link PUBLIC_COLUMNS}
  * @returns the public session
  */
 export function toPublicSession(row: PublicSessionRow): PublicSession {
+  const eq = isEqSession(row.product);
   return {
     result_id: row.result_id,
     product: row.product,
+    ...ledgerKindOf(row.product),
     tier: row.tier,
     profile: profileOf(row.profile),
-    eq_score: row.score,
-    passed: row.passed,
+    eq_score: eq ? row.score : null,
+    passed: eq ? row.passed : null,
     network: row.network,
     wallet: maskIdentifier(row.payer),
     settled_at: new Date(row.settled_at).toISOString(),

@@ -8,6 +8,15 @@ const PRIVACY =
   'Free and public, read from the ledger of settled paid sessions. Wallets appear only as their first 6 and last 4 ' +
   'characters; no payer identity, transaction hash of another session, token or submitted text is ever shown.';
 
+/** What the records mean by a settled ledger row and by a scored session; said once, shown wherever EQ is ranked. */
+const LEDGER_NOTE =
+  'The ledger has one row per settled payment (x402 USDC, or the legacy SOL rail): each paid call of every product, and each ' +
+  'bundle purchase. An EQ score comes only from a scored session, a reply scored against a profile: a paid simulate session or a ' +
+  "duel leg. A stress test's mean, a rewrite's after-score and a script check's adherence are no EQ score, and reports and " +
+  'purchases score nothing: they count in sessions and volume, never in rankings, pass rates or certificates. A basic session ' +
+  'paid with a bundle credit is not a settled ledger row (the bundle purchase was settled, once): it answers its buyer in full, ' +
+  'but appears in no public record, live feed, statistic, progress report, training dataset or duel fee.';
+
 const HTML_NOTE = 'JSON by default; an Accept header that ranks text/html first (a browser) gets an HTML page (inline CSS, no script).';
 
 /** OpenAPI specs of the public records. */
@@ -18,8 +27,8 @@ export const recordsOperations: OperationSpec[] = [
     operationId: 'getLeaderboard',
     summary: 'Top bots by best EQ score, one row per wallet (wallet truncated).',
     description:
-      `${PRIVACY} Ranks each wallet by its best EQ score over settled sessions that scored something (a bundle purchase ` +
-      'scores nothing and is left out), optionally on one profile; a tie goes to the wallet that reached the score first. ' +
+      `${PRIVACY} ${LEDGER_NOTE} Ranks each wallet by its best EQ score over its scored sessions, optionally on one profile; ` +
+      'a tie goes to the wallet that reached the score first. ' +
       `Cached for ${LEADERBOARD_CACHE_SECONDS} seconds per web process (and Cache-Control: public, max-age=${LEADERBOARD_CACHE_SECONDS}): ` +
       `a new best score shows within ${LEADERBOARD_CACHE_SECONDS} seconds. A limit outside 1..100, not an integer, or an unknown profile is a 422.`,
     tags: ['public'],
@@ -39,8 +48,9 @@ export const recordsOperations: OperationSpec[] = [
     operationId: 'getPublicResult',
     summary: 'The privacy-safe public result of a settled session, passed or not.',
     description:
-      `${PRIVACY} The result id is the result_id of a paid response. The public result has the profile, product, tier, ` +
-      'EQ score, pass or fail, network, the truncated wallet and the settlement time; never the text, the advice or the transaction. ' +
+      `${PRIVACY} The result id is the result_id of a paid response. The public result has the profile, product, its kind and ` +
+      'label, tier, EQ score and pass or fail (a scored session only; null for every other kind), network, the truncated wallet and ' +
+      'the settlement time; never the text, the advice or the transaction. ' +
       'An unknown id, and anything that is no UUID, is a 404 result_not_found.',
     tags: ['public'],
     responses: {
@@ -58,7 +68,8 @@ export const recordsOperations: OperationSpec[] = [
       `${PRIVACY} ${HTML_NOTE} The HTML page carries Open Graph and Twitter card tags (title, description, url, image); ` +
       'the image (og:image, twitter:image) is GET /api/certificate/{tx_hash}/image.png (1200 x 630; most share crawlers ignore SVG), ' +
       'and the same image as SVG is GET /api/certificate/{tx_hash}/image.svg. A certificate exists only for a passed, settled ' +
-      'session: an unknown, failed or unscored one, and anything that is no transaction hash, is a 404 certificate_not_found. ' +
+      'scored session (a simulate session or a duel leg): an unknown or failed one, any other product, and anything that is no ' +
+      'transaction hash, is a 404 certificate_not_found. ' +
       'EVM hashes are matched in any letter case. The same address serves coaching certificates (issue 13): an id ' +
       '`coaching-<uuid>` (never a transaction hash) names a completed coaching pack, issued when every drill bar and the ' +
       "pack's average bar are cleared; before that, or for an unknown id, it is a 404 certificate_not_found.",
@@ -104,7 +115,9 @@ export const recordsOperations: OperationSpec[] = [
     path: '/api/scoreboard',
     operationId: 'getScoreboard',
     summary: 'The overall picture: sessions, pass rate, best score per profile, recent passes.',
-    description: `${PRIVACY} ${HTML_NOTE} Lists the ${RECENT_PASSES} latest passes. Read live from the ledger.`,
+    description:
+      `${PRIVACY} ${HTML_NOTE} ${LEDGER_NOTE} sessions counts every settled row; scored_sessions, passed_sessions, the best ` +
+      `score per profile and the ${RECENT_PASSES} latest passes read scored sessions only. Read live from the ledger.`,
     tags: ['public'],
     responses: {
       '200': { description: 'The scoreboard (JSON), or its page (text/html).', schema: scoreboardSchema },
@@ -117,7 +130,8 @@ export const recordsOperations: OperationSpec[] = [
     operationId: 'getStats',
     summary: 'Live aggregate statistics; never per wallet.',
     description:
-      `${PRIVACY} Sessions in total and over the last 24 hours, 7 and 30 days; scored and passed sessions and the pass rate; ` +
+      `${PRIVACY} ${LEDGER_NOTE} Settled rows in total and over the last 24 hours, 7 and 30 days; scored and passed sessions ` +
+      'and the pass rate (scored sessions only); ' +
       'settled volume per network and asset in atomic units; distinct active wallets per window (counts only); the scoring ' +
       "queue's jobs by state (null when Redis does not answer within 1 s). Read live.",
     tags: ['public'],

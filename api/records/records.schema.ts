@@ -30,14 +30,21 @@ const maskedWallet = { type: 'string', description: "The paying wallet's first 6
 /** A settled session as the public records show it. */
 export const publicSessionSchema = {
   type: 'object',
-  required: ['result_id', 'product', 'tier', 'profile', 'eq_score', 'passed', 'network', 'wallet', 'settled_at'],
+  required: ['result_id', 'product', 'kind', 'label', 'tier', 'profile', 'eq_score', 'passed', 'network', 'wallet', 'settled_at'],
   properties: {
     result_id: { type: 'string', format: 'uuid' },
     product: { type: 'string', description: 'Catalog product id (simulate, ...).' },
+    kind: {
+      enum: ['scored_session', 'analysis', 'report', 'purchase'],
+      description:
+        'What the row is: scored_session (a simulate session or a duel leg: the only rows with an EQ score), analysis (stress test, ' +
+        'rewrite, script check), report (progress report, training-dataset export), purchase (bundle, coaching pack, role-play room).',
+    },
+    label: { type: 'string', description: 'The product as people read it ("Scored session", "Stress test", "Bundle purchase"...).' },
     tier: { type: ['string', 'null'] },
     profile: profileRef,
-    eq_score: { type: ['number', 'null'], description: 'EQ score, 0 to 100.' },
-    passed: { type: ['boolean', 'null'] },
+    eq_score: { type: ['number', 'null'], description: 'EQ score, 0 to 100, of a scored session; null for every other kind.' },
+    passed: { type: ['boolean', 'null'], description: 'The verdict of a scored session; null for every other kind.' },
     network: { type: 'string', description: 'CAIP-2 network of the settlement.' },
     wallet: maskedWallet,
     settled_at: { type: 'string', format: 'date-time' },
@@ -141,8 +148,8 @@ export const scoreboardSchema = {
   required: ['generated_at', 'sessions', 'scored_sessions', 'passed_sessions', 'pass_rate', 'profiles', 'recent_passes'],
   properties: {
     generated_at: { type: 'string', format: 'date-time' },
-    sessions: { type: 'integer' },
-    scored_sessions: { type: 'integer' },
+    sessions: { type: 'integer', description: 'Settled ledger rows of every product.' },
+    scored_sessions: { type: 'integer', description: 'Of which scored sessions (simulate sessions and duel legs); the profiles and passes read only these.' },
     passed_sessions: { type: 'integer' },
     pass_rate: { type: ['number', 'null'], description: 'passed / scored, 0 to 1.' },
     profiles: {

@@ -27,7 +27,7 @@ export function renderScoreboardPage(board: Scoreboard): string {
 ${board.profiles
   .map(
     (p) =>
-      `<tr><td>${escapeHtml(p.profile?.name ?? '-')}</td><td class="num">${escapeHtml(formatScore(p.best_score))}</td>` +
+      `<tr><td>${escapeHtml(p.profile.name)}</td><td class="num">${escapeHtml(formatScore(p.best_score))}</td>` +
       `<td class="num">${p.passed}</td><td class="num">${p.sessions}</td></tr>`,
   )
   .join('\n')}

@@ -1,16 +1,19 @@
 import type { DataSource } from 'typeorm';
+import { EQ_SESSION_SQL } from '../../shared/eq-sessions';
 import { PUBLIC_COLUMNS, profileOf, toPublicSession, type PublicSession, type PublicSessionRow } from './public-row';
 import { passRate } from './stats';
 
 /** The overall picture: sessions, pass rate, the best score of each profile, the latest passes. */
 export interface Scoreboard {
   generated_at: string;
+  /** Settled ledger rows of every product. */
   sessions: number;
+  /** Scored replies against a profile (simulate sessions and duel legs): the rows the rest of the board reads. */
   scored_sessions: number;
   passed_sessions: number;
   pass_rate: number | null;
   /** Every profile that has a scored session, best score first. */
-  profiles: Array<{ profile: { id: string; name: string } | null; best_score: number; sessions: number; passed: number }>;
+  profiles: Array<{ profile: { id: string; name: string }; best_score: number; sessions: number; passed: number }>;
   recent_passes: PublicSession[];
 }
 
@@ -24,18 +27,18 @@ export const RECENT_PASSES = 10;
  */
 export async function loadScoreboard(ds: DataSource): Promise<Scoreboard> {
   const [totals] = (await ds.query(
-    `SELECT count(*)::int AS sessions, count(score)::int AS scored,
-            count(*) FILTER (WHERE score IS NOT NULL AND passed IS TRUE)::int AS passed
+    `SELECT count(*)::int AS sessions, count(*) FILTER (WHERE ${EQ_SESSION_SQL})::int AS scored,
+            count(*) FILTER (WHERE ${EQ_SESSION_SQL} AND passed IS TRUE)::int AS passed
        FROM ledger_sessions`,
   )) as Array<{ sessions: number; scored: number; passed: number }>;
   const profiles = (await ds.query(
     `SELECT profile, max(score) AS best_score, count(*)::int AS sessions, count(*) FILTER (WHERE passed IS TRUE)::int AS passed
-       FROM ledger_sessions WHERE score IS NOT NULL
+       FROM ledger_sessions WHERE ${EQ_SESSION_SQL}
       GROUP BY profile ORDER BY best_score DESC, profile`,
-  )) as Array<{ profile: string | null; best_score: number; sessions: number; passed: number }>;
+  )) as Array<{ profile: string; best_score: number; sessions: number; passed: number }>;
   const recent = (await ds.query(
     `SELECT ${PUBLIC_COLUMNS} FROM ledger_sessions
-      WHERE score IS NOT NULL AND passed IS TRUE
+      WHERE ${EQ_SESSION_SQL} AND passed IS TRUE
       ORDER BY settled_at DESC, id DESC LIMIT $1`,
     [RECENT_PASSES],
   )) as PublicSessionRow[];
@@ -45,7 +48,7 @@ export async function loadScoreboard(ds: DataSource): Promise<Scoreboard> {
     scored_sessions: totals.scored,
     passed_sessions: totals.passed,
     pass_rate: passRate(totals.passed, totals.scored),
-    profiles: profiles.map((p) => ({ profile: profileOf(p.profile), best_score: p.best_score, sessions: p.sessions, passed: p.passed })),
+    profiles: profiles.map((p) => ({ profile: profileOf(p.profile)!, best_score: p.best_score, sessions: p.sessions, passed: p.passed })),
     recent_passes: recent.map(toPublicSession),
   };
 }

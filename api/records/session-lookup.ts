@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { EQ_SESSION_SQL } from '../../shared/eq-sessions';
 import { PUBLIC_COLUMNS, toPublicSession, type PublicSession, type PublicSessionRow } from './public-row';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,14 +36,14 @@ export function normalizeTxHash(txHash: string): string | undefined {
  * is no transaction hash is not found.
  * @param ds - DataSource
  * @param txHash - the settlement transaction
- * @returns the session, or undefined (unknown, failed or unscored)
+ * @returns the session, or undefined (unknown, failed, or no scored reply: only simulate sessions and duel legs are certified)
  */
 export async function findCertifiedSession(ds: DataSource, txHash: string): Promise<PublicSession | undefined> {
   const key = normalizeTxHash(txHash);
   if (key === undefined) return undefined;
   const rows = (await ds.query(
     `SELECT ${PUBLIC_COLUMNS} FROM ledger_sessions
-      WHERE transaction = $1 AND passed IS TRUE AND score IS NOT NULL
+      WHERE transaction = $1 AND passed IS TRUE AND ${EQ_SESSION_SQL}
       ORDER BY score DESC LIMIT 1`,
     [key],
   )) as PublicSessionRow[];

@@ -1,11 +1,12 @@
 import type { Queue } from 'bullmq';
 import type { DataSource } from 'typeorm';
+import { EQ_SESSION_SQL } from '../../shared/eq-sessions';
 
 /** Live aggregate statistics; counts and sums only, never anything per wallet. */
 export interface Stats {
   generated_at: string;
   sessions: { total: number; last_24h: number; last_7d: number; last_30d: number };
-  /** Sessions that scored something (bundle purchases score nothing). */
+  /** Settled ledger rows that are scored replies against a profile (simulate sessions and duel legs); other products are in `sessions` and `volume` only. */
   scored_sessions: number;
   passed_sessions: number;
   /** passed / scored, 0..1, four decimals; null before the first scored session. */
@@ -58,8 +59,8 @@ export async function loadStats(ds: DataSource, scoringQueue: Queue): Promise<St
             count(*) FILTER (WHERE settled_at > now() - interval '24 hours')::int AS s24,
             count(*) FILTER (WHERE settled_at > now() - interval '7 days')::int AS s7,
             count(*) FILTER (WHERE settled_at > now() - interval '30 days')::int AS s30,
-            count(score)::int AS scored,
-            count(*) FILTER (WHERE score IS NOT NULL AND passed IS TRUE)::int AS passed,
+            count(*) FILTER (WHERE ${EQ_SESSION_SQL})::int AS scored,
+            count(*) FILTER (WHERE ${EQ_SESSION_SQL} AND passed IS TRUE)::int AS passed,
             count(DISTINCT payer) FILTER (WHERE settled_at > now() - interval '24 hours')::int AS w24,
             count(DISTINCT payer) FILTER (WHERE settled_at > now() - interval '7 days')::int AS w7,
             count(DISTINCT payer) FILTER (WHERE settled_at > now() - interval '30 days')::int AS w30

@@ -75,7 +75,8 @@ export const simulateOperations: OperationSpec[] = [
       'bundle. Deep is refused before anything is spent (422 bundle_basic_only); no credit left answers the normal 402 ' +
       'challenge with error bundle_exhausted (pay per call instead). With Idempotency-Key, the same request replays the ' +
       `stored result (${REPLAY_HEADER}: true) without a second credit. A redemption is not a ledger settlement (the ` +
-      'bundle purchase was): it has no receipt headers, no live-feed event, and carries redemption instead of payment. ' +
+      'bundle purchase was): it has no receipt headers and carries redemption instead of payment, and it appears in no live ' +
+      'feed, leaderboard, scoreboard, statistic, public result, certificate, progress report, training dataset or duel fee. ' +
       `share_for_calibration keeps the text for manual review only when it scores above ${PRODUCT_TERMS.calibrationThresholdPct}.`,
     tags: ['paid'],
     body: simulateRequestSchema,

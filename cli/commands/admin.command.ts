@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../shared/config';
@@ -5,6 +6,7 @@ import { createDataSource } from '../../shared/db/create-data-source';
 import { ConfigError } from '../../shared/errors';
 import { ensureMcpRegistryKey, mcpRegistryRecord } from '../../shared/operators/mcp-registry-key';
 import { listCredentials, mintCredential, OPERATOR_ROLES, revokeCredential, type CredentialInfo, type OperatorRole } from '../../shared/operators/credentials';
+import { DATABASE_URL_FILE, findRootDir, readStackDatabaseUrl, stackDataDir } from '../../shared/stack-files';
 import { CliUsageError, type CliIo } from '../io';
 
 const TTL_UNITS: Record<string, number> = { m: 60, h: 3_600, d: 86_400 };
@@ -26,10 +28,33 @@ export function parseTtl(text: string): number {
   return seconds;
 }
 
+/**
+ * The environment the admin commands connect with: DATABASE_URL when it is set; otherwise the
+ * embedded database of a running `npm start`, which records its URL in its data folder (DATA_DIR,
+ * else `.data` in the repository).
+ * @param env - the CLI's environment
+ * @param rootDir - the repository folder
+ * @returns the environment to load the configuration from
+ * @throws CliUsageError when neither is there
+ */
+export function adminDatabaseEnv(env: NodeJS.ProcessEnv, rootDir: string = findRootDir(__dirname)): NodeJS.ProcessEnv {
+  if (env.DATABASE_URL?.trim()) return env;
+  const dataDir = stackDataDir(env, rootDir);
+  const url = readStackDatabaseUrl(dataDir);
+  if (!url) {
+    throw new CliUsageError(
+      `DATABASE_URL is not set, and no running npm start recorded its database in ${path.join(dataDir, DATABASE_URL_FILE)}: ` +
+        'start the service with npm start (from this repository, or with the same DATA_DIR), or set DATABASE_URL',
+    );
+  }
+  // The embedded database (PGlite) has one backend session for every connection: no named statements.
+  return { ...env, DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'false' };
+}
+
 async function withDatabase<T>(env: NodeJS.ProcessEnv, work: (ds: DataSource) => Promise<T>): Promise<T> {
   let ds: DataSource;
   try {
-    ds = createDataSource(loadConfig(env).db, 'cli-admin');
+    ds = createDataSource(loadConfig(adminDatabaseEnv(env)).db, 'cli-admin');
   } catch (err) {
     if (err instanceof ConfigError) throw new CliUsageError(err.problems.join('; '));
     throw err;
@@ -65,7 +90,7 @@ function status(c: CredentialInfo, now = Date.now()): string {
  * @returns the command
  */
 export function createAdminCommand(io: CliIo, env: NodeJS.ProcessEnv, report: (code: number) => void): Command {
-  const token = new Command('token').description('mint, revoke and list operator and admin credentials (DATABASE_URL)');
+  const token = new Command('token').description("mint, revoke and list operator and admin credentials (DATABASE_URL, else a running npm start's database)");
   token
     .command('create')
     .description('mint a credential; its token is printed once and cannot be shown again')
@@ -137,7 +162,7 @@ export function createAdminCommand(io: CliIo, env: NodeJS.ProcessEnv, report: (c
       }
       report(0);
     });
-  return new Command('admin').description('operate the service: credentials, the MCP registry key (needs DATABASE_URL)').addCommand(token).addCommand(registry);
+  return new Command('admin').description("operate the service: credentials, the MCP registry key (DATABASE_URL, else a running npm start's database)").addCommand(token).addCommand(registry);
 }
 
 function registryDomain(publicBaseUrl: string | undefined): string | undefined {

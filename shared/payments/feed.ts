@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { isEqSession, ledgerKindOf } from '../eq-sessions';
+import type { LedgerKind } from '../products';
 import type { LedgerEntry } from './authorization-store';
 import { maskIdentifier } from './mask';
 
@@ -7,9 +9,15 @@ export interface FeedEvent {
   type: 'settlement';
   ledger_id: string;
   product: string;
+  /** What was bought: only a `scored_session` (simulate, duel leg) has an EQ score and a verdict. */
+  kind: LedgerKind;
+  /** The product as people read it ("Scored session", "Bundle purchase", "Coaching pack"...). */
+  label: string;
   tier: string | null;
   profile: string | null;
+  /** The EQ score of a scored session; null for every other product. */
   score: number | null;
+  /** The verdict of a scored session; null for every other product. */
   passed: boolean | null;
   result_id: string;
   network: string;
@@ -30,19 +38,22 @@ export function feedChannel(prefix: string): string {
 }
 
 /**
- * The public form of a ledger entry: wallet and transaction masked to first 6 and last 4.
+ * The public form of a ledger entry: wallet and transaction masked to first 6 and last 4; the score
+ * and verdict only where they are an EQ score's (a stress test's mean is not).
  * @param entry - the ledger entry
  * @returns the feed event
  */
 export function toFeedEvent(entry: LedgerEntry): FeedEvent {
+  const eq = isEqSession(entry.product);
   return {
     type: 'settlement',
     ledger_id: entry.id,
     product: entry.product,
+    ...ledgerKindOf(entry.product),
     tier: entry.tier,
     profile: entry.profile,
-    score: entry.score,
-    passed: entry.passed,
+    score: eq ? entry.score : null,
+    passed: eq ? entry.passed : null,
     result_id: entry.resultId,
     network: entry.network,
     amount: entry.amount,

@@ -63,3 +63,48 @@ export async function seedLedgerSessions(ds: DataSource, seed: SeedSessions): Pr
     ],
   );
 }
+
+/** One settled ledger row of any product, as its settlement would have written it. */
+export interface SeedRow {
+  /** The payer as the ledger stores it (lowercase EVM address). */
+  payer: string;
+  product: string;
+  tier?: string | null;
+  profile?: string | null;
+  score?: number | null;
+  passed?: boolean | null;
+  /** USDC atomic units. */
+  amount: number;
+  /** How long ago it settled (a PostgreSQL interval); now by default. */
+  ago?: string;
+}
+
+/**
+ * Writes one settled row of any product (a stress test, a script check, a bundle purchase...) with
+ * its settled authorization, on the USDC rail of `eip155:8453`.
+ * @param ds - the test stack's DataSource
+ * @param row - what to write
+ * @returns the row's result id and transaction
+ */
+export async function seedLedgerRow(ds: DataSource, row: SeedRow): Promise<{ resultId: string; transaction: string }> {
+  const [written] = (await ds.query(
+    `WITH a AS (
+       INSERT INTO payment_authorizations
+         (rail, network, asset, payer, nonce, x402_version, resource, product, tier, amount, request_hash, result_id, status,
+          payment, transaction, created_at, settled_at)
+       VALUES ('exact-evm', 'eip155:8453', '0x0000000000000000000000000000000000000001', $1, 'row-' || gen_random_uuid(), 2,
+               '/api/' || $2, $2, $3, $4, repeat('b', 64), gen_random_uuid(), 'settled', '{}'::jsonb,
+               '0x' || md5(random()::text) || md5(random()::text), now() - $5::interval, now() - $5::interval)
+       RETURNING id, payer, result_id, created_at, settled_at, transaction
+     )
+     INSERT INTO ledger_sessions
+       (authorization_id, product, tier, profile, score, passed, result_id, network, asset, amount, transaction, payer,
+        request_hash, created_at, settled_at)
+     SELECT a.id, $2, $3, $6, $7, $8, a.result_id, 'eip155:8453', '0x0000000000000000000000000000000000000001', $4,
+            a.transaction, a.payer, repeat('b', 64), a.created_at, a.settled_at
+       FROM a
+     RETURNING result_id::text AS "resultId", transaction`,
+    [row.payer, row.product, row.tier ?? null, row.amount, row.ago ?? '0 seconds', row.profile ?? null, row.score ?? null, row.passed ?? null],
+  )) as Array<{ resultId: string; transaction: string }>;
+  return written;
+}

@@ -113,6 +113,8 @@ describe('HTTP server timeouts', function () {
         type: 'settlement',
         ledger_id: '00000000-0000-4000-8000-000000000070',
         product: 'simulate',
+        kind: 'scored_session',
+        label: 'Scored session',
         tier: 'basic',
         profile: 'grief-support-peer',
         score: 80,

@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect } from 'chai';
+import { main as cli } from '../../../cli/main';
 import { payForSession } from '../../../cli/pay/pay-for-session';
+import { readBanner } from './npm-start';
 import { closedPort } from '../../helpers/ports';
 import { queuePrefix } from '../../helpers/redis';
 import { isAlive } from '../../helpers/process';
@@ -67,23 +70,25 @@ describe('npm start (supervisor/main)', function () {
       stderr += chunk.toString();
     });
     const logs: Array<Record<string, unknown>> = [];
-    const printed: string[] = [];
-    const readyLine = new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        if (line.startsWith('{')) {
-          const entry = JSON.parse(line) as Record<string, unknown>;
-          logs.push(entry);
-          if (entry.msg === 'process started') childPids.push(entry.pid as number);
-        } else {
-          printed.push(line);
-          // The payment lines follow the ready line in the same write.
-          if (line.startsWith('Pay for a session:')) resolve(printed.find((l) => l.startsWith('humanlike is running at')) ?? '');
-        }
-      });
+    const notJson: string[] = [];
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('{')) {
+        notJson.push(line);
+        return;
+      }
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      logs.push(entry);
+      if (entry.msg === 'process started') childPids.push(entry.pid as number);
+    });
+    // The banner is for the person at the terminal: on stderr, framed, after every startup line.
+    const printed = await new Promise<string[]>((resolve, reject) => {
+      void readBanner(child.stderr!).then(resolve);
       void exited.then(({ code }) => reject(new Error(`npm start exited with ${code} before it was ready: ${stderr}`)));
     });
-
-    const line = await readyLine;
+    const line = printed[0];
+    expect(line).to.match(/^humanlike is running at /);
+    expect(logs.find((e) => e.msg === 'stack ready')).to.include({ url: `http://127.0.0.1:${port}`, database: 'embedded' });
+    expect(notJson, 'stdout holds JSON log lines only').to.deep.equal([]);
     const base = `http://127.0.0.1:${port}`;
     expect(line).to.contain(`http://127.0.0.1:${port}`).and.contain('embedded PostgreSQL');
     const pglitePort = logs.find((e) => e.msg === 'embedded postgres started')?.port as number;
@@ -105,15 +110,17 @@ describe('npm start (supervisor/main)', function () {
     expect(body.score.human_likeness).to.be.within(0, 100);
     expect(body.free_tier.used).to.equal(1);
 
-    // The printed test wallet pays a basic and a deep session through the embedded facilitator and chain.
-    const privateKey = /private key .*: (0x[0-9a-f]{64})$/.exec(printed.join('\n').split('\n').find((l) => l.includes('private key')) ?? '')?.[1];
+    // Both printed test wallets pay through the embedded facilitator and chain: the first a basic and
+    // a deep session, the second a basic one.
+    const [privateKey, secondKey] = [...printed.join('\n').matchAll(/private key .*: (0x[0-9a-f]{64})$/gm)].map((m) => m[1]);
     const asset = /--asset (0x[0-9a-fA-F]{40})/.exec(printed.join('\n'))?.[1];
     expect(privateKey, printed.join('\n')).to.be.a('string');
+    expect(secondKey, printed.join('\n')).to.be.a('string').and.not.equal(privateKey);
     expect(asset).to.be.a('string');
-    for (const tier of ['basic', 'deep'] as const) {
+    for (const [key, tier] of [[privateKey, 'basic'], [privateKey, 'deep'], [secondKey, 'basic']] as const) {
       const outcome = await payForSession({
         url: base,
-        privateKey: privateKey as `0x${string}`,
+        privateKey: key as `0x${string}`,
         allowedAssets: [{ network: 'eip155:8453', asset: asset as string }],
         request: { proposed_text: 'Oh no, I am so sorry. Want to talk tonight?', response_delay_seconds: 20, target_profile: 'grief-support-peer', tier },
       });
@@ -122,8 +129,24 @@ describe('npm start (supervisor/main)', function () {
       expect(outcome.paid?.amount).to.equal(tier === 'basic' ? '50000' : '180000');
     }
 
+    // The operator tools reach this stack's embedded database with no DATABASE_URL: npm start
+    // recorded it in the data folder, readable by its owner only.
+    const urlFile = path.join(dataDir, 'database-url');
+    expect(statSync(urlFile).mode & 0o777).to.equal(0o600);
+    const out = new PassThrough();
+    let minted = '';
+    out.on('data', (c: Buffer) => (minted += c.toString()));
+    const code = await cli(['admin', 'token', 'create', '--role', 'admin', '--ttl', '1h', '--json'], { stdin: new PassThrough(), stdout: out, stderr: new PassThrough(), color: false }, {
+      DATA_DIR: dataDir,
+    });
+    expect(code, minted).to.equal(0);
+    const { token } = JSON.parse(minted) as { token: string };
+    const admin = await fetch(`${base}/api/admin/network-config`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(admin.status).to.equal(200);
+
     child.kill('SIGTERM');
     expect(await exited, stderr).to.deep.equal({ code: 0, signal: null });
+    expect(existsSync(urlFile), 'the database URL file outlives the stack').to.equal(false);
     expect(stderr).not.to.match(/error|fail/i);
     for (const pid of childPids) expect(isAlive(pid), `pid ${pid}`).to.equal(false);
     expect(await listening(port), 'API port').to.equal(false);

@@ -26,8 +26,12 @@ export interface RunningStack {
   asset: string;
   /** Every JSON log line so far (supervisor, web, worker, facilitator). */
   logs: LogEntry[];
-  /** Every non-JSON stdout line so far. */
+  /** The lines of the banner npm start printed on stderr (between its two rules). */
   printed: string[];
+  /** The second funded wallet's private key the banner printed. */
+  secondPrivateKey: `0x${string}`;
+  /** stdout lines that were not JSON (npm start keeps stdout for JSON log lines: none expected). */
+  notJson: string[];
   stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /**
@@ -44,9 +48,34 @@ export interface RunningStack {
   killAll(): void;
 }
 
+/** The rule npm start frames its banner with. */
+const RULE = /^={20,}$/;
+
 /**
- * Starts `node dist/supervisor/main.js` (what `npm start` runs) and waits for its ready and
- * payment lines. The caller sets DATA_DIR, PORT and anything else in `env`.
+ * Reads the banner npm start writes on stderr once the stack serves: the lines between its two rules.
+ * @param stderr - the supervisor's stderr
+ * @returns the banner's lines (blank ones included)
+ */
+export function readBanner(stderr: NodeJS.ReadableStream): Promise<string[]> {
+  return new Promise((resolve) => {
+    const lines: string[] = [];
+    let inside = false;
+    const reader = createInterface({ input: stderr });
+    reader.on('line', (line) => {
+      if (RULE.test(line)) {
+        if (inside) {
+          reader.close();
+          resolve(lines);
+        }
+        inside = !inside;
+      } else if (inside) lines.push(line);
+    });
+  });
+}
+
+/**
+ * Starts `node dist/supervisor/main.js` (what `npm start` runs) and waits for its banner (on
+ * stderr, framed by two rules). The caller sets DATA_DIR, PORT and anything else in `env`.
  * @param env - environment on top of PATH, HOME, HOST, LOG_LEVEL, SCORING_THREADS, SHUTDOWN_GRACE_MS
  * @param timeoutMs - how long the stack gets to come up
  * @returns the running stack
@@ -74,33 +103,34 @@ export async function startNpmStart(env: Record<string, string>, timeoutMs = 90_
     stderr += chunk.toString();
   });
   const logs: LogEntry[] = [];
-  const printed: string[] = [];
+  const notJson: string[] = [];
   const pids: number[] = [];
   const waiters: Array<{ match: (entry: LogEntry) => boolean; resolve: (entry: LogEntry) => void }> = [];
-  const ready = new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('{')) {
-        const entry = JSON.parse(line) as LogEntry;
-        logs.push(entry);
-        if (entry.msg === 'process started') pids.push(entry.pid as number);
-        for (const waiter of waiters.splice(0)) {
-          if (waiter.match(entry)) waiter.resolve(entry);
-          else waiters.push(waiter);
-        }
-      } else {
-        printed.push(line);
-        // The payment lines follow the ready line in the same write.
-        if (line.startsWith('Pay for a session:')) resolve();
-      }
-    });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (!line.startsWith('{')) {
+      notJson.push(line);
+      return;
+    }
+    const entry = JSON.parse(line) as LogEntry;
+    logs.push(entry);
+    if (entry.msg === 'process started') pids.push(entry.pid as number);
+    for (const waiter of waiters.splice(0)) {
+      if (waiter.match(entry)) waiter.resolve(entry);
+      else waiters.push(waiter);
+    }
+  });
+  const bannerRead = readBanner(child.stderr!);
+  const ready = new Promise<string[]>((resolve, reject) => {
+    void bannerRead.then(resolve);
     void exited.then(({ code, signal }) => reject(new Error(`npm start exited (${code ?? signal}) before it was ready: ${stderr}`)));
   });
   const killAll = () => {
     for (const pid of [child.pid, ...pids]) if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
   };
   let timer: NodeJS.Timeout | undefined;
+  let printed: string[];
   try {
-    await Promise.race([
+    printed = await Promise.race([
       ready,
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`npm start was not ready within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
@@ -116,9 +146,9 @@ export async function startNpmStart(env: Record<string, string>, timeoutMs = 90_
   const all = printed.join('\n');
   const readyLine = printed.find((l) => l.startsWith('humanlike is running at')) ?? '';
   const url = /running at (http:\/\/[^ ]+) /.exec(readyLine)?.[1];
-  const privateKey = /private key .*: (0x[0-9a-f]{64})$/m.exec(all)?.[1];
+  const [privateKey, secondPrivateKey] = [...all.matchAll(/private key .*: (0x[0-9a-f]{64})$/gm)].map((m) => m[1]);
   const asset = /--asset (0x[0-9a-fA-F]{40})/.exec(all)?.[1];
-  if (!url || !privateKey || !asset) {
+  if (!url || !privateKey || !secondPrivateKey || !asset) {
     killAll();
     throw new Error(`npm start printed no URL, key or asset:\n${all}`);
   }
@@ -128,9 +158,11 @@ export async function startNpmStart(env: Record<string, string>, timeoutMs = 90_
     readyLine,
     queuePrefix: /queue prefix ([A-Za-z0-9_-]+)/.exec(readyLine)?.[1],
     privateKey: privateKey as `0x${string}`,
+    secondPrivateKey: secondPrivateKey as `0x${string}`,
     asset,
     logs,
     printed,
+    notJson,
     stderr: () => stderr,
     exited,
     waitForLog(match, ms) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect } from 'chai';
-import { cardLines, findRootDir, paymentLines, readyLine } from '../../../supervisor/main';
+import { banner, cardLines, findRootDir, operatorLines, paymentLines, readyLine } from '../../../supervisor/main';
 
 const configuredPayments = { facilitator: 'configured' } as const;
 const configuredCards = { processor: 'configured' } as const;
@@ -25,15 +25,41 @@ describe('supervisor/main', function () {
     );
   });
 
-  it('prints a funded test wallet and how to pay with it only on the embedded chain', function () {
+  const payers = [
+    { address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', privateKey: `0x${'ab'.repeat(32)}` },
+    { address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', privateKey: `0x${'cd'.repeat(32)}` },
+    { address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', privateKey: `0x${'ef'.repeat(32)}` },
+  ];
+  const embeddedPayments = { facilitator: 'embedded', network: 'eip155:8453', asset: '0x5FbDB2315678afecb367f032d93F642f64180aa3', firstPayerIndex: 2, payers } as const;
+
+  it('prints two funded test wallets with their keys, which accounts are funded, and how to pay, only on the embedded chain', function () {
     const base = { url: 'http://localhost:3000', database: 'embedded', redis: 'local', redisUrl: 'redis://127.0.0.1:6379', queuePrefix: 'humanlike-0123abcd', cards: configuredCards } as const;
     expect(paymentLines({ ...base, payments: configuredPayments, cards: configuredCards })).to.deep.equal([]);
-    const key = `0x${'ab'.repeat(32)}`;
-    const lines = paymentLines({
-      ...base,
-      payments: { facilitator: 'embedded', network: 'eip155:8453', asset: '0x5FbDB2315678afecb367f032d93F642f64180aa3', payer: { address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', privateKey: key } },
-    });
-    expect(lines.join('\n')).to.contain('Funded test wallet: 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC').and.contain(key).and.contain('humanlike.js pay --url http://localhost:3000');
+    const text = paymentLines({ ...base, payments: embeddedPayments }).join('\n');
+    expect(text).to.contain(`Funded test wallet: ${payers[0].address}`).and.contain(payers[0].privateKey);
+    expect(text).to.contain(`Second funded wallet: ${payers[1].address}`).and.contain(payers[1].privateKey);
+    expect(text).to.not.contain(payers[2].privateKey);
+    expect(text).to.contain('accounts 2 to 4 of the public test mnemonic').and.contain('account 0 signs settlements and 1 is the treasury');
+    expect(text).to.contain('humanlike.js pay --url http://localhost:3000').and.contain(`--asset ${embeddedPayments.asset}`);
+  });
+
+  it('says how to reach the operator tools: through the recorded embedded database, or the same DATABASE_URL', function () {
+    const base = { url: 'http://localhost:3000', redis: 'local', redisUrl: 'redis://127.0.0.1:6379', queuePrefix: 'p', payments: configuredPayments, cards: configuredCards } as const;
+    const embedded = operatorLines({ ...base, database: 'embedded' }, '/repo/.data').join('\n');
+    expect(embedded).to.contain('humanlike.js admin token create --role admin --ttl 1d').and.contain('/repo/.data/database-url');
+    expect(embedded).to.contain('http://localhost:3000/admin/queues').and.contain('Authorization: Bearer');
+    expect(operatorLines({ ...base, database: 'configured' }, '/repo/.data').join('\n')).to.contain('the same DATABASE_URL').and.not.contain('database-url');
+  });
+
+  it('frames the banner between two rules, ready line first, one blank line between its parts', function () {
+    const info = { url: 'http://localhost:3000', database: 'embedded', redis: 'local', redisUrl: 'redis://127.0.0.1:6379', queuePrefix: 'p', payments: embeddedPayments, cards: { processor: 'embedded', url: 'http://127.0.0.1:40123' } } as const;
+    const lines = banner(info, '/repo/.data').split('\n');
+    const rules = lines.flatMap((l, i) => (/^=+$/.test(l) ? [i] : []));
+    expect(rules).to.have.length(2);
+    const inside = lines.slice(rules[0] + 1, rules[1]);
+    expect(inside[0]).to.match(/^humanlike is running at http:\/\/localhost:3000 /);
+    expect(inside.filter((l) => l === '')).to.have.length(3);
+    expect(inside.join('\n')).to.contain('Second funded wallet').and.contain('Operator tools').and.contain('Card packs');
   });
 
   it('says that nothing real is charged, and how to buy a pack, only with the local card processor', function () {

@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../../api/app';
 import { main } from '../../../../cli/main';
+import { writeStackDatabaseUrl } from '../../../../shared/stack-files';
 import { createLogger } from '../../../../shared/logger';
 import { hashToken } from '../../../../shared/operators/credentials';
 import { simulateBody } from '../../../fixtures/builders';
@@ -12,14 +16,15 @@ import { startTestStack, type TestStack } from '../../../helpers/stack';
 const SOL_TREASURY = 'So11111111111111111111111111111111111111112';
 const WALLET = '0x1111111111111111111111111111111111111111';
 
-async function cli(argv: string[], databaseUrl: string): Promise<{ code: number; out: string; err: string }> {
+async function cli(argv: string[], databaseUrl: string | NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (c: Buffer) => (out += c.toString()));
   stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, color: false }, { DATABASE_URL: databaseUrl });
+  const env = typeof databaseUrl === 'string' ? { DATABASE_URL: databaseUrl } : databaseUrl;
+  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, color: false }, env);
   return { code, out, err };
 }
 
@@ -114,6 +119,21 @@ describe('operators: credentials and the runtime network configuration', functio
         [revoked.id]: 'revoked',
       });
       expect(r.out).not.to.contain('hlo_');
+    });
+
+    it('finds the database a running npm start recorded in its data folder when DATABASE_URL is unset, and says where it looked otherwise', async function () {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'humanlike-admin-'));
+      try {
+        const missing = await cli(['admin', 'token', 'list'], { DATA_DIR: dataDir });
+        expect(missing.code).to.equal(2);
+        expect(missing.err).to.contain('DATABASE_URL is not set').and.contain(path.join(dataDir, 'database-url')).and.contain('npm start');
+        writeStackDatabaseUrl(dataDir, url);
+        const listed = await cli(['admin', 'token', 'list', '--json'], { DATA_DIR: dataDir });
+        expect(listed.code, listed.err).to.equal(0);
+        expect((JSON.parse(listed.out) as Array<{ id: string }>).map((c) => c.id)).to.include(admin.id);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
 
     it('refuses a bad role or lifetime with one usage line and exit status 2', async function () {

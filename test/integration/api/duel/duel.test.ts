@@ -6,7 +6,7 @@ import { scoreInputFrom } from '../../../../api/http/score-input';
 import { DUEL_PROMPTS } from '../../../../shared/duel/prompts';
 import { scoreText } from '../../../../shared/scoring';
 import { mintCredential } from '../../../../shared/operators/credentials';
-import { seedLedgerSessions } from '../../../helpers/ledger-seed';
+import { seedLedgerRow, seedLedgerSessions } from '../../../helpers/ledger-seed';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment } from '../../../helpers/x402-payments';
 
@@ -308,6 +308,26 @@ describe('duels (real facilitator, real chain, real queue)', function () {
       const next = await http().post('/api/duel').send(entry(c.address));
       expect(next.body.duel_fee.failures).to.equal(0);
       expect(next.body.accepts[0].amount).to.equal('67500');
+    });
+
+    it('counts only scored sessions: a failed stress test, rewrite or script check after a pass is no failure, and the quote says so', async function () {
+      const ds = paid.stack.deps.dataSource;
+      const wallet = b.address.toLowerCase();
+      await seedLedgerSessions(ds, { payer: wallet, profile: PROFILE, scores: [90], start: new Date(Date.now() - 3_600_000) });
+      await seedLedgerRow(ds, { payer: wallet, product: 'stress-test', profile: PROFILE, score: 17.1, passed: false, amount: 180_000 });
+      await seedLedgerRow(ds, { payer: wallet, product: 'rewrite', profile: PROFILE, score: 20, passed: false, amount: 180_000 });
+      await seedLedgerRow(ds, { payer: wallet, product: 'script-check', score: 10, passed: false, amount: 180_000 });
+      const quote = await http().post('/api/duel').send(entry(b.address));
+      expect(quote.status).to.equal(402);
+      expect(quote.body.duel_fee).to.include({ failures: 0, multiplier: 1 });
+      expect(quote.body.duel_fee.counted_products).to.deep.equal(['simulate', 'duel']);
+      expect(quote.body.accepts[0].amount).to.equal(String(ENTRY));
+
+      // A failed duel leg after them does count, and the quote names what it counted.
+      await seedLedgerRow(ds, { payer: wallet, product: 'duel', profile: PROFILE, score: 30, passed: false, amount: ENTRY });
+      const escalated = await http().post('/api/duel').send(entry(b.address));
+      expect(escalated.body.duel_fee).to.include({ failures: 1, escalated_usdc_units: 112_500 });
+      expect(escalated.body.resource.description).to.include('1 consecutive failed scored sessions (simulate sessions and duel legs)');
     });
 
     it('escalates without a discount for a wallet below the loyalty threshold', async function () {

@@ -99,7 +99,8 @@ describe('GET /api/feed (server-sent events over Redis pub/sub)', function () {
     for (const client of [clientA, clientB]) {
       const [{ event, data }] = client.events;
       expect(event).to.equal('settlement');
-      expect(data).to.include({ product: 'simulate', tier: 'basic', result_id: res.body.result_id, amount: '50000', network: 'eip155:8453' });
+      expect(data).to.include({ product: 'simulate', kind: 'scored_session', label: 'Scored session', tier: 'basic', result_id: res.body.result_id, amount: '50000', network: 'eip155:8453' });
+      expect(data).to.include({ score: res.body.score.eq_score, passed: res.body.score.passed });
       expect(String(data.payer).toLowerCase()).to.equal(`${payer.address.slice(0, 6)}…${payer.address.slice(-4)}`.toLowerCase());
       const raw = JSON.stringify(data).toLowerCase();
       expect(raw).to.not.include(payer.address.toLowerCase());

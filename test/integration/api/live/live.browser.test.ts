@@ -6,6 +6,7 @@ import { createApp } from '../../../../api/app';
 import { createHttpServer } from '../../../../api/server';
 import { findProfile } from '../../../../shared/profiles';
 import { simulateBody } from '../../../fixtures/builders';
+import { seedLedgerRow } from '../../../helpers/ledger-seed';
 import { ARTIFACTS_DIR, launchBrowser } from '../../../helpers/browser';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment } from '../../../helpers/x402-payments';
@@ -109,6 +110,40 @@ describe('the live page in a real browser', function () {
     const [feed, aside] = await Promise.all([page.locator('main > section').boundingBox(), page.locator('main > aside').boundingBox()]);
     expect(aside!.x).to.be.greaterThan(feed!.x + feed!.width - 1);
     await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'live-desktop.png'), fullPage: true });
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('shows purchases, reports and analyses as what they are, and prices as money', async function () {
+    const ds = paid.stack.deps.dataSource;
+    const payer = `0x${'7'.repeat(40)}`;
+    const bundle = await seedLedgerRow(ds, { payer, product: 'bundle', tier: 'bundle', amount: 42_500_000, ago: '4 minutes' });
+    const coaching = await seedLedgerRow(ds, { payer, product: 'coaching', amount: 540_000, ago: '3 minutes' });
+    const script = await seedLedgerRow(ds, { payer, product: 'script-check', score: 75, amount: 180_000, ago: '2 minutes' });
+    const leg = await seedLedgerRow(ds, { payer, product: 'duel', profile: 'grief-support-peer', score: 81.5, passed: true, amount: 75_000, ago: '1 minute' });
+    const { page, problems } = await watchedPage(browser, { width: 1280, height: 800 });
+    await page.goto(`${base}/live`);
+    const row = (id: string) => page.locator(`#feed li[data-result-id="${id}"]`);
+    await row(leg.resultId).waitFor({ timeout: 15_000 });
+    const texts = {
+      bundle: await row(bundle.resultId).innerText(),
+      coaching: await row(coaching.resultId).innerText(),
+      script: await row(script.resultId).innerText(),
+      leg: await row(leg.resultId).innerText(),
+    };
+    for (const text of [texts.bundle, texts.coaching, texts.script]) {
+      expect(text).to.not.contain('No profile');
+      expect(text.split('\n').map((line) => line.trim())).to.not.include('-');
+    }
+    expect(texts.bundle).to.contain('Bundle purchase').and.contain('42.50 USDC');
+    expect(texts.bundle.toLowerCase()).to.contain('purchase');
+    expect(texts.coaching).to.contain('Coaching pack').and.contain('0.54 USDC');
+    expect(texts.script).to.contain('Script check').and.contain('0.18 USDC');
+    expect(texts.script).to.not.contain('75.0');
+    expect(texts.leg).to.contain(PROFILE_NAME).and.contain('81.5').and.contain('Duel leg').and.contain('0.075 USDC');
+    expect(await row(leg.resultId).getAttribute('data-kind')).to.equal('scored_session');
+    expect(await row(bundle.resultId).getAttribute('data-kind')).to.equal('purchase');
+    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'live-kinds.png'), fullPage: true });
     expect(problems).to.deep.equal([]);
     await page.close();
   });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { seedLedgerSessions } from '../../../helpers/ledger-seed';
+import { seedLedgerRow, seedLedgerSessions } from '../../../helpers/ledger-seed';
 import { listenToFeed } from '../../../helpers/feed-listener';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
 import { signPayment } from '../../../helpers/x402-payments';
@@ -163,6 +163,24 @@ describe('POST /api/progress (paid, on the exports queue)', function () {
 
       const rows = (await paid.stack.deps.dataSource.query(`SELECT product, amount::text AS amount FROM ledger_sessions WHERE product = 'progress'`)) as Array<Record<string, unknown>>;
       expect(rows).to.deep.equal([{ product: 'progress', amount: String(LOYAL_PRICE) }]);
+    });
+
+    it('reads only scored sessions: a newer stress test, script check and rewrite change no history, trend or percentile', async function () {
+      await seedHistory();
+      const ds = paid.stack.deps.dataSource;
+      const wallet = loyal.address.toLowerCase();
+      await seedLedgerRow(ds, { payer: wallet, product: 'stress-test', profile: GRIEF, score: 17.1, passed: false, amount: PRICE });
+      await seedLedgerRow(ds, { payer: wallet, product: 'script-check', score: 75, amount: PRICE });
+      await seedLedgerRow(ds, { payer: wallet, product: 'rewrite', profile: GRIEF, score: 12, passed: false, amount: PRICE });
+      const { response } = await pay(loyal, LOYAL_PRICE);
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      const body = response.body;
+      expect(body.sessions).to.deep.equal({ total: 30, in_report: 30, window: 1000 });
+      expect(body.history.map((h: { product: string }) => h.product)).to.deep.equal(Array(30).fill('simulate'));
+      expect(body.history.map((h: { eq_score: number }) => h.eq_score)).to.deep.equal([40, 45, ...MAIN_SCORES]);
+      expect(body.trend).to.include({ direction: 'improving', first_average: 48.8, last_average: 74 });
+      expect(body.pass_streak).to.deep.equal({ current: 4, best: 5 });
+      expect(body.percentile).to.include({ profile: GRIEF, value: 66.7, other_bots: 3 });
     });
 
     it('lists only the newest history_limit sessions', async function () {

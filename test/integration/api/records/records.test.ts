@@ -68,6 +68,9 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
   let failB: Made; // payer 1: fails grief-support-peer
   let passC: Made; // payer 2: passes terse-senior-engineer
   const fake: Record<'w1best' | 'w1low' | 'w2' | 'w3bundle' | 'w4sol', Made> = {} as never;
+  // Other products' rows: their score is no EQ score (a stress test's mean, a script check's
+  // adherence, a rewrite's after-score), so no ranking, count or certificate may read it as one.
+  const other: Record<'stress' | 'script' | 'rewrite', Made> = {} as never;
   let usdc: { network: string; asset: string };
   const SOL = { network: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', asset: 'SOL' };
 
@@ -143,6 +146,10 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
     fake.w1low = await insertSession({ ...evm, wallet: w1, tier: 'basic', profile: GRIEF, score: 70, passed: false, amount: BASIC, ago: '26 hours' });
     fake.w2 = await insertSession({ ...evm, wallet: evmWallet(), tier: 'deep', profile: GRIEF, score: 99.5, passed: true, amount: 180_000, ago: '8 days' });
     fake.w3bundle = await insertSession({ ...evm, wallet: evmWallet(), product: 'bundle', tier: 'starter', profile: null, score: null, passed: null, amount: 5_000_000, ago: '2 hours' });
+    const analysis = { ...evm, tier: null, amount: 180_000, ago: '3 hours' };
+    other.stress = await insertSession({ ...analysis, wallet: evmWallet(), product: 'stress-test', profile: GRIEF, score: 17.1, passed: false });
+    other.script = await insertSession({ ...analysis, wallet: evmWallet(), product: 'script-check', profile: null, score: 75, passed: null });
+    other.rewrite = await insertSession({ ...analysis, wallet: evmWallet(), product: 'rewrite', profile: TERSE, score: 99.9, passed: true });
     fake.w4sol = await insertSession({
       rail: 'sol-transfer',
       ...SOL,
@@ -168,7 +175,7 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
   });
 
   describe('GET /api/leaderboard', function () {
-    it('ranks one row per wallet by its best score, truncates wallets, and leaves out sessions that score nothing', async function () {
+    it('ranks one row per wallet by its best score, truncates wallets, and leaves out every row that is no scored session', async function () {
       const res = await paid.stack.http.get('/api/leaderboard');
       expect(res.status).to.equal(200);
       expect(res.headers['cache-control']).to.equal('public, max-age=10');
@@ -220,13 +227,27 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
     it('shows a passed and a failed session, privacy-safe', async function () {
       const pass = await paid.stack.http.get(`/api/results/${passA.resultId}`);
       expect(pass.status).to.equal(200);
-      expect(pass.body).to.have.all.keys('result_id', 'product', 'tier', 'profile', 'eq_score', 'passed', 'network', 'wallet', 'settled_at');
-      expect(pass.body).to.deep.include({ result_id: passA.resultId, product: 'simulate', tier: 'basic', eq_score: passA.score, passed: true, network: usdc.network });
+      expect(pass.body).to.have.all.keys('result_id', 'product', 'kind', 'label', 'tier', 'profile', 'eq_score', 'passed', 'network', 'wallet', 'settled_at');
+      expect(pass.body).to.deep.include({ result_id: passA.resultId, product: 'simulate', kind: 'scored_session', label: 'Scored session', tier: 'basic', eq_score: passA.score, passed: true, network: usdc.network });
       expect(pass.body.wallet).to.equal(maskedWallet(passA));
       expect(pass.body.profile.id).to.equal(GRIEF);
       const fail = await paid.stack.http.get(`/api/results/${failB.resultId}`);
       expect(fail.status).to.equal(200);
       expect(fail.body).to.deep.include({ result_id: failB.resultId, eq_score: failB.score, passed: false });
+    });
+
+    it('shows another product as what it is, with no EQ score or verdict', async function () {
+      const cases: Array<[Made, string, string]> = [
+        [other.stress, 'analysis', 'Stress test'],
+        [other.script, 'analysis', 'Script check'],
+        [other.rewrite, 'analysis', 'Rewrite'],
+        [fake.w3bundle, 'purchase', 'Bundle purchase'],
+      ];
+      for (const [made, kind, label] of cases) {
+        const res = await paid.stack.http.get(`/api/results/${made.resultId}`);
+        expect(res.status, label).to.equal(200);
+        expect(res.body, label).to.deep.include({ kind, label, eq_score: null, passed: null });
+      }
     });
 
     it('answers 404 for an unknown id and for one that is no UUID', async function () {
@@ -308,8 +329,8 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       expect(Buffer.compare(again.body as Buffer, png)).to.equal(0);
     });
 
-    it('answers 404 for a failed session, an unscored purchase, an unknown hash and a malformed one, in JSON and HTML', async function () {
-      const hashes = [failB.tx, fake.w3bundle.tx, fake.w4sol.tx, `0x${randomBytes(32).toString('hex')}`, 'nope'];
+    it('answers 404 for a failed session, an unscored purchase, a passed rewrite, an unknown hash and a malformed one, in JSON and HTML', async function () {
+      const hashes = [failB.tx, fake.w3bundle.tx, other.rewrite.tx, fake.w4sol.tx, `0x${randomBytes(32).toString('hex')}`, 'nope'];
       for (const hash of hashes) {
         for (const accept of ['application/json', HTML]) {
           const res = await paid.stack.http.get(`/api/certificate/${hash}`).set('Accept', accept);
@@ -326,8 +347,9 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
     it('gives the totals, the best of each profile and the recent passes as JSON', async function () {
       const res = await paid.stack.http.get('/api/scoreboard');
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ sessions: 8, scored_sessions: 7, passed_sessions: 4, pass_rate: 0.5714 });
-      expect(res.body.profiles.map((p: { profile: { id: string } }) => p.profile.id)).to.deep.equal([GRIEF, TERSE]);
+      expect(res.body).to.include({ sessions: 11, scored_sessions: 7, passed_sessions: 4, pass_rate: 0.5714 });
+      // No row without a profile, and the stress test's 17.1 and the rewrite's 99.9 count nowhere.
+      expect(res.body.profiles.map((p: { profile: { id: string } | null }) => p.profile?.id ?? null)).to.deep.equal([GRIEF, TERSE]);
       expect(res.body.profiles[0]).to.include({ best_score: 99.5, sessions: 5, passed: 2 });
       expect(res.body.profiles[1]).to.include({ best_score: passC.score, sessions: 2, passed: 2 });
       expect(res.body.recent_passes.map((s: { result_id: string }) => s.result_id)).to.deep.equal(
@@ -352,11 +374,11 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
     it('counts sessions, volume per asset, the pass rate and active wallets over windows', async function () {
       const res = await paid.stack.http.get('/api/stats');
       expect(res.status).to.equal(200);
-      expect(res.body.sessions).to.deep.equal({ total: 8, last_24h: 5, last_7d: 6, last_30d: 7 });
+      expect(res.body.sessions).to.deep.equal({ total: 11, last_24h: 8, last_7d: 9, last_30d: 10 });
       expect(res.body).to.include({ scored_sessions: 7, passed_sessions: 4, pass_rate: 0.5714 });
-      expect(res.body.active_wallets).to.deep.equal({ last_24h: 5, last_7d: 5, last_30d: 6 });
+      expect(res.body.active_wallets).to.deep.equal({ last_24h: 8, last_7d: 8, last_30d: 9 });
       const volume = [
-        { ...usdc, amount: String(3 * BASIC + 2 * BASIC + 180_000 + 5_000_000), sessions: 7 },
+        { ...usdc, amount: String(3 * BASIC + 2 * BASIC + 180_000 + 5_000_000 + 3 * 180_000), sessions: 10 },
         { ...SOL, amount: '270000', sessions: 1 },
       ].sort((a, b) => (a.network < b.network ? -1 : 1));
       expect(res.body.volume).to.deep.equal(volume);
@@ -367,8 +389,8 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
 
   describe('privacy', function () {
     it('never shows a full wallet, another session’s transaction, a token or submitted text in any public response', async function () {
-      const made = [passA, failB, passC, ...Object.values(fake)];
-      expect(made).to.have.length(8);
+      const made = [passA, failB, passC, ...Object.values(fake), ...Object.values(other)];
+      expect(made).to.have.length(11);
       const http = paid.stack.http;
       // A community reviewer's comment and session secret: stored, never public.
       const review = await http.post('/api/community-review/sessions').send({ consent: true, sample_count: 2 });
@@ -407,7 +429,7 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       await add('/api/community-review/summary');
       await add('/', HTML);
       await add('/live', HTML);
-      expect(responses).to.have.length(5 + 8 + 4 * 8 + 3 + 3 + 2 + 1 + 2 * slugs.length);
+      expect(responses).to.have.length(5 + 11 + 4 * 11 + 3 + 3 + 2 + 1 + 2 * slugs.length);
       expect(responses.filter((r) => !(r.text?.length > 0)).map((r) => r.label)).to.deep.equal([]);
 
       const forbidden = [
