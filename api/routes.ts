@@ -6,6 +6,8 @@ import type { AppConfig } from '../shared/config';
 import { createStripeClient } from '../shared/cards/stripe-client';
 import { PRODUCTS } from '../shared/products';
 import { adminOperations } from './admin/admin.openapi';
+import { aeiProgramOperations } from './aei-programs/aei-programs.openapi';
+import { aeiProgramRoutes } from './aei-programs/aei-programs.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleProduct } from './bundles/bundles.product';
@@ -147,6 +149,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...recordsOperations,
     ...proofCardOperations,
     ...communityReviewOperations,
+    ...aeiProgramOperations,
     ...liveOperations,
     ...adminOperations,
     ...operatorOperations,
@@ -213,6 +216,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     recordsRoutes(deps, leaderboard),
     proofCardRoutes(deps, operations),
     communityReviewRoutes(deps),
+    aeiProgramRoutes(deps),
     liveRoutes(),
     adminRoutes(deps),
     operatorRoutes(deps),

@@ -46,6 +46,9 @@ const EXPECTED_TABLES = [
   'roleplay_rooms',
   'roleplay_turns',
   'wishlist_items',
+  'wording_review_items',
+  'wording_review_ratings',
+  'wording_review_sessions',
 ];
 
 // The house prefix of each constraint type (style.md §10: explicit names, never generated ones).
