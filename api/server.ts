@@ -154,7 +154,7 @@ export function createHttpServer(http: AppConfig['http'], handler: RequestListen
  */
 export async function startWeb(config: AppConfig, logger: Logger): Promise<WebRuntime> {
   const { deps, close: closeDeps } = await createDeps(config, logger);
-  // Body validation refuses foreign replies (issue 16): load the detector before the first one.
+  // Body validation refuses foreign replies: load the detector before the first one.
   loadLanguageDetector();
   const app = createApp(deps);
   const server = createHttpServer(config.http, app.callback());

@@ -20,7 +20,7 @@ function maskHexIn(value: unknown): unknown {
 
 /**
  * The facilitator's logger: `payer` and `transaction` fields are masked to their first 6 and last
- * 4 characters as web and worker show them (architecture.md "Conventions"), and every address or
+ * 4 characters as web and worker show them, and every address or
  * hash inside a logged error (viem puts call arguments and request bodies in its messages) too.
  * Applied where the facilitator's code receives its logger, so no line of it can forget.
  * @param logger - the logger the facilitator was given

@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 /**
  * The payload field naming the database of the web that enqueued a job (its `database_identity`
  * id). A worker only runs a stamped job when the stamp is its own database's id: two stacks that
- * share a Redis queue prefix would otherwise take each other's jobs (issue 10). Jobs without the
+ * share a Redis queue prefix would otherwise take each other's jobs. Jobs without the
  * field (an older web, the scheduled maintenance jobs) run as before.
  *
  * Every job payload schema lists this field ({@link JOB_OWNER_PROPERTIES}): the stamp is added

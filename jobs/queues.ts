@@ -4,7 +4,7 @@ import type { AppConfig } from '../shared/config';
 import { closeRedis } from '../shared/redis';
 import { setJobOwner } from './job-owner';
 
-/** Every queue of the system (architecture.md "Queues"). Later issues add their producers. */
+/** Every queue of the system; `QUEUE_JOBS` (declared-jobs.ts) lists what the web puts on each. */
 export const QUEUE = {
   scoring: 'scoring',
   stress: 'stress',

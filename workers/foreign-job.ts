@@ -30,7 +30,7 @@ export type ForeignJobGuard = (job: Job, token: string) => Promise<boolean>;
 /**
  * Builds the check every dispatcher runs before a handler. Two stacks whose webs and workers share
  * a Redis queue prefix but not a database take each other's jobs; a settlement then fails as
- * "authorization not found" in the wrong database (issue 10). A job stamped with another
+ * "authorization not found" in the wrong database. A job stamped with another
  * database's id is neither run nor failed here: it goes back to the queue after a short delay,
  * without using up an attempt (`moveToDelayed` skips the attempt), so its owner's worker takes it.
  * Unstamped jobs (an older web, scheduled jobs) run as before. The cause is logged as a warning,

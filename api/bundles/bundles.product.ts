@@ -36,7 +36,7 @@ export function bundleProduct(deps: AppDeps): PaidProduct {
       const onDelivery: DeliveryExtras = async (authorization, delivery) => {
         const extras: Record<string, unknown> = {};
         // The token goes, once, to the request that made the payment or to one that proves it comes
-        // from the payer; never to a replay rebuilt from the public chain (issue 18).
+        // from the payer; never to a replay rebuilt from the public chain.
         if (delivery.first || (await isBuyerClaim(authorization, claim, deps.config.payments.evmRpcUrl))) {
           const minted = await mintPurchaseToken(dataSource, authorization.id);
           if (minted) Object.assign(extras, { bundle_token: minted.token, token_note: TOKEN_SHOWN_NOTE });

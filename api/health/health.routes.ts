@@ -29,7 +29,7 @@ async function pingDatabase(deps: AppDeps): Promise<boolean> {
 /**
  * Answers a busy benchmark with the error handler's body, 503 and Retry-After, but logs it at warn
  * without a stack: the error handler logs every 5xx at error level as a fault, and turning a caller
- * away while the benchmark thread is taken is the intended outcome, not a fault (issue 10).
+ * away while the benchmark thread is taken is the intended outcome, not a fault.
  * @param ctx - Koa context
  * @param err - the capacity_busy refusal
  */

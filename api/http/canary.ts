@@ -5,7 +5,7 @@ import type { AppContext } from './context';
 import { tokenOf } from './operator-guard';
 
 /**
- * Whether a request is canary traffic (the marker agreed in issue 12): it carries a valid (known,
+ * Whether a request is canary traffic (the marker operators agreed on): it carries a valid (known,
  * unexpired, unrevoked) operator or admin credential in `Authorization: Bearer hlo_...`, the
  * credential the operator paths take. A canary request is served normally (paid, scored,
  * ledgered), but the proof-card evidence counts it only under `test_or_canary_invocations`. An

@@ -70,7 +70,7 @@ export function credentialResponses(role: 'operator' | 'admin') {
 }
 
 /**
- * The targets behind a verdict (issue 16): the profile's own (as GET /api/profiles lists them), the
+ * The targets behind a verdict: the profile's own (as GET /api/profiles lists them), the
  * ones the score judged against, and why they differ. Used wherever per-dimension targets are shown.
  */
 export const TARGETS_SCHEMA = {

@@ -26,7 +26,7 @@ export function validateBody(
     const body: unknown = ctx.request.body ?? {};
     if (!validate(body)) {
       const fields = toFieldProblems(validate.errors);
-      // A refused language is its own, stable code (issue 16); other failures keep validation_failed.
+      // A refused language is its own, stable code; other failures keep validation_failed.
       const language = fields.every((f) => f.rule === UNSUPPORTED_LANGUAGE) ? { code: UNSUPPORTED_LANGUAGE, message: fields[0].message } : undefined;
       const refined = language ?? options.refine?.(fields);
       throw new ValidationError(fields, refined?.message, refined?.code);

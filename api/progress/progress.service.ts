@@ -5,7 +5,7 @@ import type { AppDeps } from '../http/deps';
 import type { ExportsQueue } from '../http/exports-queue';
 import type { PaidWorkContext, WorkOutcome } from '../payments/paid-work';
 
-/** What every quote of the progress report says besides the price (issue 11). */
+/** What every quote of the progress report says besides the price. */
 export const PAID_EITHER_WAY =
   'Paid either way: a wallet with no scored session gets an empty report, and the payment is still settled.';
 

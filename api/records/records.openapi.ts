@@ -70,7 +70,7 @@ export const recordsOperations: OperationSpec[] = [
       'and the same image as SVG is GET /api/certificate/{tx_hash}/image.svg. A certificate exists only for a passed, settled ' +
       'scored session (a simulate session or a duel leg): an unknown or failed one, any other product, and anything that is no ' +
       'transaction hash, is a 404 certificate_not_found. ' +
-      'EVM hashes are matched in any letter case. The same address serves coaching certificates (issue 13): an id ' +
+      'EVM hashes are matched in any letter case. The same address serves coaching certificates: an id ' +
       '`coaching-<uuid>` (never a transaction hash) names a completed coaching pack, issued when every drill bar and the ' +
       "pack's average bar are cleared; before that, or for an unknown id, it is a 404 certificate_not_found.",
     tags: ['public'],

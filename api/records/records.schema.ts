@@ -101,7 +101,7 @@ export const certificateSchema = {
   },
 } as const;
 
-/** GET /api/certificate/coaching-{uuid} as JSON: a completed coaching pack (issue 13). */
+/** GET /api/certificate/coaching-{uuid} as JSON: a completed coaching pack. */
 export const coachingCertificateSchema = {
   type: 'object',
   required: ['certificate', 'coaching'],

@@ -8,7 +8,7 @@ import type { SimulateRequest, SimulateTier } from './simulate.schema';
 import type { ProfileResult } from '../../shared/scoring/result-types';
 import type { SessionSummary } from '../../shared/payments/authorization-store';
 
-// The targets in force now and what was measured, frozen into the ledger row (issue 11).
+// The targets in force now and what was measured, frozen into the ledger row.
 function frozenDimensions(verdict: ProfileResult): Pick<SessionSummary, 'personaTargets' | 'measuredDimensions'> {
   const text = Object.entries(verdict.dimensions).filter(([id]) => id !== 'timing') as Array<[string, { target: number; tolerance: number; measured: number }]>;
   return {

@@ -5,8 +5,8 @@
 // and 50 connections, and against the floor: that round trip with the engine run on the service's
 // Piscina pool in the worker and nothing else, the least any implementation of the architecture
 // can spend on a scored request. Prints requests/s and p50/p95/p99 latency, the ratios beside the goals
-// (issue 3: score >= 70% of the no-op's throughput at 50 connections, score p50 <= 1.5x the no-op's
-// at 1 connection; issue 4: paid p50 <= 3x the no-op's at 1 connection), where the CPU went, and
+// (score >= 70% of the no-op's throughput at 50 connections, score p50 <= 1.5x the no-op's
+// at 1 connection; paid p50 <= 3x the no-op's at 1 connection), where the CPU went, and
 // where a paid request's time goes (facilitator verify, scoring queue and thread, settlement queue,
 // facilitator settle and ledger write), and the paid path's floor: the secp256k1 work it must run
 // in series (measured in this process before the cases).
@@ -38,13 +38,13 @@
 //
 // BENCH_TARGETS (no-op,floor,floor-pg,score,paid,paid-2s,stress) picks the targets.
 //
-// The floor-pg target (issue 17, goal 3) is the floor plus the one PostgreSQL statement a free
+// The floor-pg target (speed goal 3) is the floor plus the one PostgreSQL statement a free
 // round costs: the service's own reservation (the round counted, the consented reply kept in the
 // free corpus), keyed by the caller and run beside the job as the service runs it: the least any
 // implementation that keeps free rounds and their replies in PostgreSQL can spend on a free score.
 // A goal-3 ratio that floor-pg itself misses against the floor is reported as below the floor.
 //
-// The paid-2s target (issue 17, goal 1) is paid basic POST /api/simulate through a second
+// The paid-2s target (speed goal 1) is paid basic POST /api/simulate through a second
 // facilitator child whose development chain answers each settlement's receipt after
 // BENCH_SLOW_BLOCK_MS (2000, FACILITATOR_DEV_BLOCK_TIME_MS: Base's block time), served by its own
 // web and worker process (one each, their own BullMQ prefix, the same database), at
@@ -58,7 +58,7 @@
 // calls it) by the same callers: what a service that cost nothing would reach; a goal the floor
 // misses too is reported as below the floor.
 //
-// The closing "goals of issue 17" block gives each goal's figure, its per-round values and a
+// The closing "speed goals" block gives each goal's figure, its per-round values and a
 // verdict: 1. paid-2s x100 >= 40 req/s with p50 <= 2.5 s; 2. a paid basic call's own CPU (web +
 // worker + PostgreSQL + Redis) at 1 connection <= 10 ms; 3. free score >= 0.8 of the floor's
 // throughput at 50 connections and p50 <= 1.3x the floor's at 1 connection; 4. nothing traded
@@ -76,7 +76,7 @@
 // this process's CPU only) are measured in this process before the cases, when the paid, floor-pg
 // and no-op targets all run. A goal 2 that its floor misses too is reported as below the floor.
 //
-// The stress target (issue 11) is a paid POST /api/stress-test end to end (x402 v2, one reply
+// The stress target is a paid POST /api/stress-test end to end (x402 v2, one reply
 // against all 28 profiles on the `stress` queue), run beside the paid basic simulate: the report
 // gives the worker's CPU per call of each and their ratio (goal: stress <= 2x simulate; 28
 // profiles must not cost 28 scorings). The bench payers first get the 10 settled sessions of the
@@ -647,7 +647,7 @@ async function main(): Promise<void> {
       }
     }
 
-    // Goal 1 of issue 17: a facilitator whose settlements wait a block, behind one web and one worker of their own.
+    // Speed goal 1: a facilitator whose settlements wait a block, behind one web and one worker of their own.
     const slowPort = await freePort();
     let slowFacilitatorUrl = '';
     if (TARGETS.includes('paid-2s')) {
@@ -1026,7 +1026,7 @@ interface PaidOwnCpuFloor {
 }
 
 /**
- * Prints the goals of issue 17, each with its figure, its value in each round, and a verdict.
+ * Prints the speed goals, each with its figure, its value in each round, and a verdict.
  * @param rounds - every round's cases
  * @param bad - the cases with too many non-200 answers
  * @param curve - the secp256k1 costs measured before the cases (for goal 2's floor)
@@ -1119,7 +1119,7 @@ function issue17Goals(
     ),
   ];
   out('');
-  out('goals of issue 17 (median over rounds [each round]):');
+  out('speed goals (median over rounds [each round]):');
   for (const g of figures) out(`  ${g.goal}: ${f2(g.median)} ${g.verdict}${g.each.length > 1 ? ` [rounds: ${g.each.map(f2).join(', ')}]` : ''}`);
   // The floor with the free round's PostgreSQL statement: how much of goal 3 the statement alone takes.
   const perRound = (x: { each: number[] }) => (x.each.length > 1 ? ` [rounds: ${x.each.map(f2).join(', ')}]` : '');

@@ -12,7 +12,7 @@
 // logging. No implementation of the architecture (API -> BullMQ -> worker -> Piscina thread) can
 // answer a scored request cheaper than this, so it bounds what the service can reach.
 //
-// floor-pg: the floor plus the one PostgreSQL statement a free round needs (issue 17, goal 3): the
+// floor-pg: the floor plus the one PostgreSQL statement a free round needs (speed goal 3): the
 // service's own reservation statement (api/free-score/free-rounds.ts: the caller's round counted
 // and the consented reply kept in the free corpus, as the contract's corpus needs), keyed by a hash
 // of the caller (X-Forwarded-For), run beside the job as the service runs it; the web answers when

@@ -1,5 +1,5 @@
 // `npm run bench:split`: the free score's web and worker, each measured alone against its floor
-// counterpart, so that where goal 3 of issue 17 goes (free score against the floor) is not hidden
+// counterpart, so that where speed goal 3 goes (free score against the floor) is not hidden
 // by the two processes competing for the same two cores, which in `bench:http` moves every
 // process's CPU per call by tens of percent between cases.
 //

@@ -1,5 +1,5 @@
 /**
- * The coaching packs (issue 13): fixed data, versioned with the code. A pack is a named set of
+ * The coaching packs: fixed data, versioned with the code. A pack is a named set of
  * drills; a drill is a situation (the message the agent answers, sent to the engine as `incoming`),
  * a target profile (one of the 28) and its bar, the minimum EQ score that clears it. A pack also has
  * an average bar: the mean of the drills' best scores must reach it, and it sits above the mean of

@@ -2,7 +2,7 @@ import type { AppError } from '../errors';
 import type { RequestContext } from './request-state';
 
 /**
- * Answers with the one error body of architecture.md, `{"error": {"code", "message", "details"}}`
+ * Answers with the one error body every status but 402 uses, `{"error": {"code", "message", "details"}}`
  * (plus the error's top-level extras), and logs it: server faults at error level with the cause,
  * client faults at info without it. Messages and details are sent only when the error is exposable.
  * @param ctx - Koa context

@@ -102,7 +102,7 @@ const STORE_RESULT: HotStatement = {
           WHERE id = $1 AND status = 'reserved' AND EXISTS (SELECT 1 FROM referral_code)
           RETURNING ${COLUMNS}`,
 };
-// The whole settlement in one call of the function of migration 1795770000000 (issue 17).
+// The whole settlement in one call of the function of migration 1795770000000.
 // It also says whether the payer has referral rewards waiting (from purchases settled before this
 // statement), so the delivery runs its reward statement only for those who do.
 const RECORD_SETTLEMENT: HotStatement = {

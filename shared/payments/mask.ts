@@ -1,6 +1,6 @@
 /**
  * A wallet address or transaction hash as public output shows it: the first 6 and last 4
- * characters (architecture.md "Conventions").
+ * characters, the one form every public output uses.
  * @param value - address or hash
  * @returns e.g. `0x1234…abcd`; short values are masked whole
  */

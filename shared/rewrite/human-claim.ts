@@ -1,5 +1,5 @@
 // The rewriter must never make a text pass as a person: no claim to be human, no denial of being an
-// AI, no invented lived experience (issue 11). The phrase banks never contain such words; this
+// AI, no invented lived experience. The phrase banks never contain such words; this
 // guard checks every candidate's result anyway, so a future phrase cannot slip one in.
 
 const HUMAN_CLAIM =

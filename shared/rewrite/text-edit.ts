@@ -1,4 +1,4 @@
-/** The style dials a rewrite turns (issue 11): each edit names the one it serves. */
+/** The style dials a rewrite turns: each edit names the one it serves. */
 export type RewriteDial = 'canned-phrases' | 'length' | 'contractions' | 'register' | 'hedges' | 'directness' | 'empathy';
 
 /**

@@ -84,7 +84,7 @@ export interface ReconcileReport {
 
 /**
  * Resolves settlements whose outcome nobody knows, so that a charge reaches the ledger and the
- * live feed even when the client never comes back (issue 18): every scored exact-EVM
+ * live feed even when the client never comes back: every scored exact-EVM
  * authorization with an unknown settlement outcome, and every one left unsettled longer than
  * `staleAfterSeconds` (a worker that died mid-settlement recorded nothing). It only reads the
  * chain, never settles: an authorization executed on chain is recorded and published; one that

@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/logger';
 import { refreshEvidenceSnapshot } from '../../shared/proof-cards/evidence-store';
 import { PRODUCTS } from '../../shared/products';
 
-/** Name of the "proof-card refresh" job (architecture.md, maintenance queue). */
+/** Name of the "proof-card refresh" job (a repeatable job of the maintenance queue). */
 export const PROOF_CARD_REFRESH_JOB = 'refresh-proof-cards';
 
 /** Fixed id of its job scheduler (upserted at every worker start, so never duplicated). */

@@ -77,7 +77,7 @@ async function attemptSettle(facilitator: Facilitator, payment: Extract<StoredPa
  *
  * Only a refusal whose reason proves that nothing moved is answered as a failure. Any other
  * outcome (no answer, a timeout, a 5xx, another refusal) is unknown: it is recorded on the row
- * and the chain is asked at once (issue 18). The transfer happened: it is recorded and delivered.
+ * and the chain is asked at once. The transfer happened: it is recorded and delivered.
  * The authorization can never execute any more (expired unused by the chain's clock): a failure,
  * for good. Otherwise the settle call is retried with backoff, and after the last attempt the
  * result is pending: the authorization stays replayable and the maintenance reconciler keeps

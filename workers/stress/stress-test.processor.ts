@@ -19,7 +19,7 @@ const validatePayload = new Ajv({ allErrors: true, strict: true }).compile<Stres
 
 /**
  * Builds the BullMQ processor of the `stress` queue: check the payload, score the reply against
- * all 28 profiles in one thread task (the reply is measured once; issue 11's goal is at most twice
+ * all 28 profiles in one thread task (the reply is measured once; the goal is at most twice
  * a basic session's worker CPU), return the weakness map. Touches no database.
  * Input that can never succeed fails at once (UnrecoverableError); anything else is retried.
  * @param deps - pool and logger

@@ -56,7 +56,7 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  * Times whole scores of the samples, in turn, until they add up to `iterations` characters of reply
  * text: pure CPU, no database, ledger or network. One iteration is one character, not one score,
  * so that the contract's maximum (100000) is about 900 scores, well under 2 s of one thread, where
- * 100000 scores took about 13 s and held the benchmark thread for anyone who asked (issue 10).
+ * 100000 scores took about 13 s and held the benchmark thread for anyone who asked.
  * @param task - how many characters of reply text to score
  * @returns the timings
  */

@@ -10,7 +10,7 @@ import { PaymentAuthorization } from './payment-authorization.entity';
 @Index('ix_ledger_sessions_payer_settled', ['payer', 'settledAt', 'id'])
 @Check('ck_ledger_sessions_persona_targets', `persona_targets IS NULL OR jsonb_typeof(persona_targets) = 'object'`)
 @Check('ck_ledger_sessions_measured_dimensions', `measured_dimensions IS NULL OR jsonb_typeof(measured_dimensions) = 'object'`)
-// Public certificates are addressed by their settlement transaction (issue 12).
+// Public certificates are addressed by their settlement transaction.
 @Index('ix_ledger_sessions_transaction', ['transaction'])
 export class LedgerSession {
   @PrimaryGeneratedColumn('uuid', { name: 'id', primaryKeyConstraintName: 'pk_ledger_sessions' })

@@ -8,7 +8,7 @@ import { PaymentAuthorization } from './payment-authorization.entity';
 export type RoomState = 'pending' | 'open' | 'joined' | 'completed' | 'expired';
 
 /**
- * A role-play room between two bots (issue 13). The participants' session secrets are stored only
+ * A role-play room between two bots. The participants' session secrets are stored only
  * as SHA-256 hashes, never equal to each other (CHECK).
  */
 @Entity({ name: 'roleplay_rooms' })
