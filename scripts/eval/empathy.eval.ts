@@ -1,7 +1,7 @@
 import { analyze } from '../../shared/scoring/analyze';
 import { measureEmpathy } from '../../shared/scoring/empathy';
 import type { MechanismLevel } from '../../shared/scoring/measure-types';
-import { esconvReplies, esconvStrategyTurns, foldOf, readCsv } from '../lib/dev-data';
+import { annomiTherapistTurns, esconvReplies, esconvStrategyTurns, foldOf, readCsv, receptiveReplies, wassaTurns } from '../lib/dev-data';
 import { auroc, macroF1, ranks, spearman } from '../lib/stats';
 import { atLeast, info, type EvalRow } from './eval-row';
 
@@ -41,6 +41,7 @@ export async function evaluate(): Promise<EvalRow[]> {
   const fold0 = scored.filter((x) => x.fold === 0);
   const out: EvalRow[] = [
     ...outOfSource(),
+    ...otherCommunities(),
     info('in-domain Spearman empathy vs total_0_6', DATASET, scored.length, rho(scored)),
     info('in-domain Spearman empathy vs total_0_6, fold 0', `${DATASET}, fold 0`, fold0.length, rho(fold0)),
   ];
@@ -116,5 +117,37 @@ function outOfSource(): EvalRow[] {
     ),
     info('OOD Spearman empathy vs seeker feedback', 'esconv-failed replies (unused source)', replies.length, spearman(values, replies.map((r) => r.feedback))),
     info('OOD Spearman mean empathy vs conv empathy', 'esconv-failed conversations (unused source)', convs.length, spearman(convs.map((c) => c.sum / c.n), convs.map((c) => c.empathy))),
+  ];
+}
+
+/** The engine's empathy value of a reply to a message (no message when it is blank). */
+function valueOf(text: string, incoming: string): number {
+  return measureEmpathy(analyze(text), incoming.trim() ? analyze(incoming) : undefined).value;
+}
+
+/**
+ * Other communities rated by other people, with the shipped engine: WASSA 2023 chat turns of at
+ * least 5 words (third-party empathy ratings, dev split), AnnoMI therapist reflections against the
+ * therapist's other utterances, AnnoMI sessions by mean empathy (high- vs low-quality counselling),
+ * and receptiveness to an opposing view (Yeomans et al., a neighbouring construct).
+ * @returns the rows
+ */
+function otherCommunities(): EvalRow[] {
+  const wassa = wassaTurns().filter((t) => t.split === 'dev' && t.words >= 5);
+  const annomi = annomiTherapistTurns().filter((t) => t.text !== '');
+  const annomiValues = annomi.map((t) => valueOf(t.text, t.client));
+  const sessions = new Map<number, { sum: number; n: number; high: boolean }>();
+  annomi.forEach((t, i) => {
+    const s = sessions.get(t.transcriptId) ?? { sum: 0, n: 0, high: t.quality === 'high' };
+    s.sum += annomiValues[i];
+    s.n++;
+    sessions.set(t.transcriptId, s);
+  });
+  const receptive = receptiveReplies();
+  return [
+    atLeast('OOD Spearman empathy vs rated empathy, shipped', 'wassa23 dev turns >= 5 words', wassa.length, spearman(wassa.map((t) => valueOf(t.text, t.previous)), wassa.map((t) => t.empathy)), 0.35),
+    atLeast('OOD AUROC empathy, reflections vs other, shipped', 'annomi therapist turns', annomi.length, auroc(annomiValues, annomi.map((t) => t.reflection !== 'none')), 0.7),
+    info('OOD AUROC mean empathy, high vs low MI quality', 'annomi sessions', sessions.size, auroc([...sessions.values()].map((s) => s.sum / s.n), [...sessions.values()].map((s) => s.high))),
+    info('OOD Spearman empathy vs receptiveness (neighbour)', 'yeomans receptiveness study 1', receptive.length, spearman(receptive.map((r) => valueOf(r.text, r.seed)), receptive.map((r) => r.rating))),
   ];
 }
