@@ -72,9 +72,24 @@ const DIMS: readonly DimensionId[] = ['empathy', 'formality', 'directness', 'hes
 
 const raw = (v: ProfileResult) => v.style_fit * (1 - v.machine_penalty);
 
-// An edit is kept only if the EQ score does not go down, the unrounded score goes up, and a pass stays a pass.
+// An edit is kept only if the EQ score does not go down, the unrounded score goes up, a pass stays a
+// pass, and no dimension fits the profile worse than before: an edit that deletes the only empathetic
+// sentence of a reply for a warm profile is refused even when the canned phrase inside it cost more
+// than the warmth was worth. Moves inside a dimension's tolerance band cost nothing and stay allowed.
 function better(next: ProfileResult, current: ProfileResult): boolean {
-  return next.eq_score >= current.eq_score && raw(next) > raw(current) + 1e-9 && (next.passed || !current.passed);
+  return next.eq_score >= current.eq_score && raw(next) > raw(current) + 1e-9 && (next.passed || !current.passed) && DIMS.every((d) => !lowersFit(next, current, d));
+}
+
+/**
+ * Whether a rewrite made a dimension fit the profile worse (beyond the rounding of the result): it
+ * took away something the profile rewards, or added what it does not.
+ * @param after - the verdict on the rewritten text
+ * @param before - the verdict on the text it was made from
+ * @param dim - the dimension
+ * @returns true when the dimension's fit went down
+ */
+export function lowersFit(after: ProfileResult, before: ProfileResult, dim: DimensionId): boolean {
+  return after.dimensions[dim].fit < before.dimensions[dim].fit - 5e-4;
 }
 
 function scoreOf(score: ScoreResult): RewriteScore {

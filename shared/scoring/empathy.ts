@@ -730,5 +730,6 @@ export function measureEmpathy(a: Analysis, incoming?: Analysis, evidence = true
     contributions,
     mechanisms: { er: f.levels.er, ip: f.levels.ip, ex: f.levels.ex },
     emotionalLoad: incoming ? emotionalLoad(incoming) : 0,
+    constructs: { ...f.constructs, specific: f.specific },
   };
 }
