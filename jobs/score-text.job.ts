@@ -55,6 +55,7 @@ export const scoreTextPayloadSchema = {
         ...REPLY_INPUT_PROPERTIES,
         profile: { type: 'string' },
         deep: { type: 'boolean' },
+        role: { enum: ['helper', 'asker'] },
       },
     },
     reqId: { type: 'string' },

@@ -43,7 +43,8 @@ export async function takeTurn(deps: AppDeps, body: TurnRequest, secretHash: str
   const { score } = await scoreThroughQueue(
     deps.scoringQueue,
     deps.scoringEvents,
-    { input: { text: body.text, profile: room.profile, delaySeconds: body.response_delay_seconds }, reqId },
+    // The role goes with the text: an asker voices feelings and gets no advice on answering them.
+    { input: { text: body.text, profile: room.profile, delaySeconds: body.response_delay_seconds, role: slot.role }, reqId },
     { kind: 'roleplay-turn', attempt: randomUUID() },
     deps.config.jobs,
   );

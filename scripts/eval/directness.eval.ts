@@ -1,9 +1,9 @@
 import { analyze } from '../../shared/scoring/analyze';
 import { measureDirectness } from '../../shared/scoring/directness';
-import { esconvStrategyTurns, foldOf } from '../lib/dev-data';
+import { esconvStrategyTurns, foldOf, ratedEmails, warmToughOffers } from '../lib/dev-data';
 import { auroc, spearman } from '../lib/stats';
 import { fitStrategiesOn, loadWikipediaPoliteness, type PolitenessRow } from '../fit/fit-directness';
-import { atMost, info, type EvalRow } from './eval-row';
+import { atLeast, atMost, info, type EvalRow } from './eval-row';
 
 const DATASET = 'stanford-politeness wikipedia';
 
@@ -42,7 +42,13 @@ function outOfSource(rows: PolitenessRow[]): EvalRow[] {
     return spearman(test.map((r) => score(r.text)), test.map((r) => r.politeness));
   };
   const turns = esconvStrategyTurns().filter((t) => DIRECTIVE.has(t.strategy) || NON_DIRECTIVE.has(t.strategy));
+  const emails = ratedEmails().filter((e) => e.indirectness !== null);
+  const offers = warmToughOffers();
   return [
+    // Communities no directness fit has read: rated workplace emails and instructed purchase offers.
+    // The bars keep engine 1.4.0's figures (0.566 and 0.796), floored to two decimals.
+    atLeast('OOD Spearman directness vs rated directness', 'email-politeness-alipanah, 6 - indirectness', emails.length, spearman(emails.map((e) => measureDirectness(analyze(e.text)).value), emails.map((e) => -(e.indirectness ?? 0))), 0.56),
+    atLeast('OOD AUROC directness, tough vs warm offers', 'yeomans warm_tough_offers', offers.length, auroc(offers.map((o) => measureDirectness(analyze(o.text)).value), offers.map((o) => !o.warm)), 0.79),
     // Dev holds one politeness community (Wikipedia requests); the second is held out, so these are proxies.
     info('OOD Spearman directness, topic split: article->rest', 'wikipedia politeness, fit on article-work half', rest.length, across(article, rest)),
     info('OOD Spearman directness, topic split: rest->article', 'wikipedia politeness, fit on the other half', article.length, across(rest, article)),

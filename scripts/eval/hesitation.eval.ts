@@ -1,7 +1,7 @@
 import { analyze } from '../../shared/scoring/analyze';
 import { measureHesitation } from '../../shared/scoring/hesitation';
-import { foldOf, readJsonl } from '../lib/dev-data';
-import { auroc } from '../lib/stats';
+import { foldOf, ratedEmails, readJsonl } from '../lib/dev-data';
+import { auroc, spearman } from '../lib/stats';
 import { atLeast, info, type EvalRow } from './eval-row';
 
 interface SzegedSentence {
@@ -26,7 +26,15 @@ export async function evaluate(): Promise<EvalRow[]> {
   const text = scored.filter((r) => r.part !== 'Title');
   const fold0 = text.filter((r) => r.fold === 0);
   const score = (xs: typeof scored) => auroc(xs.map((r) => r.value), xs.map((r) => r.uncertain));
+  const emails = ratedEmails().filter((e) => e.mitigation !== null);
   return [
+    atLeast(
+      'OOD Spearman hesitation vs rated mitigation',
+      'email-politeness-alipanah, mitigation and hedging',
+      emails.length,
+      spearman(emails.map((e) => measureHesitation(analyze(e.text)).value), emails.map((e) => e.mitigation ?? 0)),
+      0.35,
+    ),
     atLeast('in-domain AUROC hesitation (uncertain vs certain)', `${DATASET}, text sentences`, text.length, score(text), 0.75),
     info('AUROC hesitation, titles included', `${DATASET}, all sentences`, scored.length, score(scored)),
     info('AUROC hesitation, fold 0', `${DATASET}, text sentences, fold 0`, fold0.length, score(fold0)),

@@ -1,6 +1,7 @@
 import { FULL_EVIDENCE_WORDS, predictHumanLikeness, type HumanLikenessModel } from '../../shared/scoring/human-likeness';
 import { fitHumanLikenessOn, humanLikenessTexts, isChatModelPair, measureTexts, type LabelledText, type MeasuredText } from '../fit/fit-human-likeness';
-import { foldOf } from '../lib/dev-data';
+import { detectrlYelpReviews, foldOf, gridRedditAnswers, type UnpairedText } from '../lib/dev-data';
+import { scoreText } from '../../shared/scoring';
 import { auroc } from '../lib/stats';
 import { atLeast, atMost, info, type EvalRow } from './eval-row';
 
@@ -79,6 +80,35 @@ function longChat(xs: readonly Prediction[]): Prediction[] {
   return xs.filter((x) => x.m.words >= FULL_EVIDENCE_WORDS && isChatModelPair(x.m.t));
 }
 
+/** Answers shorter than this are the short Q&A case: the weakest human-vs-AI case on an unseen domain. */
+const SHORT_ANSWER_WORDS = 80;
+
+/** AUROC of the engine's human_likeness (as served, hard fails included) on unpaired texts. */
+function engineAuroc(xs: readonly UnpairedText[]): number {
+  return auroc(
+    xs.map((x) => scoreText({ text: x.text }).human_likeness),
+    xs.map((x) => x.human),
+  );
+}
+
+/**
+ * Sources no fit has read, scored by the shipped engine: GRiD Reddit Q&A answers (human vs ChatGPT)
+ * and DetectRL Yelp reviews (human vs four generators with humanising attacks); and the short Q&A
+ * answers (< 80 words) of GRiD, and of TruthfulQA with the whole Q&A genre left out of the fit.
+ */
+function unseenSources(heldQa: readonly Prediction[]): EvalRow[] {
+  const grid = gridRedditAnswers();
+  const yelp = detectrlYelpReviews();
+  const shortGrid = grid.filter((x) => x.words < SHORT_ANSWER_WORDS);
+  const shortQa = heldQa.filter((x) => x.m.words < SHORT_ANSWER_WORDS);
+  return [
+    info(`OOD ${METRIC}`, 'grid-reddit-chatgpt (unused source), engine', grid.length, engineAuroc(grid)),
+    info(`OOD ${METRIC}`, 'detectrl-yelp with attacks (unused source), engine', yelp.length, engineAuroc(yelp)),
+    info(`OOD ${METRIC}, Q&A answers < ${SHORT_ANSWER_WORDS} words`, 'grid-reddit-chatgpt (unused source), engine', shortGrid.length, engineAuroc(shortGrid)),
+    info(`OOD ${METRIC}, Q&A answers < ${SHORT_ANSWER_WORDS} words`, 'leave genre out: qa (truthfulqa answers)', shortQa.length, aurocOf(shortQa)),
+  ];
+}
+
 function unique(xs: readonly string[]): string[] {
   return [...new Set(xs)].sort();
 }
@@ -98,6 +128,7 @@ export async function evaluate(): Promise<EvalRow[]> {
   const families = unique(texts.map((t) => t.family));
 
   const ood: EvalRow[] = [];
+  let heldQa: Prediction[] = [];
   const oodAll: Prediction[] = [];
   const oodMatched: Prediction[] = [];
   for (const genre of genres) {
@@ -105,6 +136,7 @@ export async function evaluate(): Promise<EvalRow[]> {
     const held = predict(model, measured.filter((m) => m.t.genre === genre));
     const heldMatched = predict(model, matched.filter((m) => m.t.genre === genre));
     oodAll.push(...held);
+    if (genre === 'qa') heldQa = held;
     oodMatched.push(...heldMatched);
     const bins = withinBins(held);
     ood.push(info(`OOD ${METRIC}`, `leave genre out: ${genre}`, held.length, aurocOf(held)));
@@ -152,5 +184,5 @@ export async function evaluate(): Promise<EvalRow[]> {
   }
   const ff = falseFlags(fold0);
   inDomain.push(info('in-domain false flags on human text (<50)', 'fold 0, all genres', ff.n, ff.value));
-  return [...summary, ...ood, ...inDomain];
+  return [...summary, ...unseenSources(heldQa), ...ood, ...inDomain];
 }

@@ -177,3 +177,134 @@ export function esconvStrategyTurns(): EsconvStrategyTurn[] {
   });
   return out;
 }
+
+/** One WASSA 2023 chat turn with its third-party empathy rating and the turn before it. */
+export interface WassaTurn {
+  id: string;
+  split: 'train' | 'dev';
+  convId: number;
+  text: string;
+  /** The other speaker's turn just before, or '' for the opening turn. */
+  previous: string;
+  empathy: number;
+  words: number;
+}
+
+/**
+ * WASSA 2023 conversation turns (crowdworkers discussing a news article; each turn rated for
+ * perceived empathy by third parties), in conversation order, each with the turn before it.
+ * Licence not stated: evaluation and fitting only, never shipped as text.
+ */
+export function wassaTurns(): WassaTurn[] {
+  const rows = readJsonl<{ split: 'train' | 'dev'; conv_id: number; turn_id: number; text: string; empathy: number }>('wassa23-empathic-conversations', 'turns.jsonl');
+  rows.sort((a, b) => (a.split < b.split ? -1 : a.split > b.split ? 1 : a.conv_id - b.conv_id || a.turn_id - b.turn_id));
+  return rows.map((r, i) => {
+    const before = rows[i - 1];
+    const previous = before && before.split === r.split && before.conv_id === r.conv_id ? before.text : '';
+    return { id: `${r.split}:${r.conv_id}:${r.turn_id}`, split: r.split, convId: r.conv_id, text: r.text, previous, empathy: r.empathy, words: r.text.trim().split(/\s+/).length };
+  });
+}
+
+/** One AnnoMI therapist utterance with its expert behaviour codes and the client talk just before it. */
+export interface AnnomiTurn {
+  id: string;
+  transcriptId: number;
+  quality: 'high' | 'low';
+  text: string;
+  /** The client utterances since the previous therapist turn, joined. */
+  client: string;
+  behaviour: string;
+  reflection: 'none' | 'simple' | 'complex';
+}
+
+/** Every therapist utterance of AnnoMI (motivational-interviewing demonstrations, expert-coded). */
+export function annomiTherapistTurns(): AnnomiTurn[] {
+  const sessions = readJsonl<{ transcript_id: number; mi_quality: 'high' | 'low'; turns: { u: number; role: string; text: string; behaviour?: string; reflection?: string }[] }>(
+    'annomi-mi-quality',
+    'sessions.jsonl',
+  );
+  const out: AnnomiTurn[] = [];
+  for (const s of sessions) {
+    let client: string[] = [];
+    for (const t of s.turns) {
+      if (t.role !== 'therapist') {
+        client.push(t.text.trim());
+        continue;
+      }
+      out.push({
+        id: `${s.transcript_id}:${t.u}`,
+        transcriptId: s.transcript_id,
+        quality: s.mi_quality,
+        text: t.text.trim(),
+        client: client.join(' '),
+        behaviour: t.behaviour ?? 'other',
+        reflection: (t.reflection ?? 'none') as AnnomiTurn['reflection'],
+      });
+      client = [];
+    }
+  }
+  return out;
+}
+
+/** One reply to an opposing view, rated for receptiveness by independent readers (Yeomans et al. 2020, study 1; MIT licence). */
+export interface ReceptiveReply {
+  id: string;
+  text: string;
+  seed: string;
+  rating: number;
+}
+
+/** Yeomans et al. study 1 replies with their mean receptiveness rating (1-7). */
+export function receptiveReplies(): ReceptiveReply[] {
+  return readJsonl<{ id: string; text: string; seed_text: string; rating_mean: number }>('yeomans-receptiveness-warmth', 'receptiveness_study1.jsonl').map((r) => ({
+    id: r.id,
+    text: r.text,
+    seed: r.seed_text,
+    rating: r.rating_mean,
+  }));
+}
+
+/** Buyers' first offers written after a warm or a tough instruction (Jeong et al. 2019; MIT licence). */
+export function warmToughOffers(): { id: string; text: string; warm: boolean }[] {
+  return readJsonl<{ id: string; text: string; warm_condition: boolean }>('yeomans-receptiveness-warmth', 'warm_tough_offers.jsonl').map((r) => ({ id: r.id, text: r.text, warm: r.warm_condition }));
+}
+
+/** A request or reply email with the annotators' mean ratings (Alipanah et al.; CC BY-NC-SA, evaluation only). */
+export interface RatedEmail {
+  id: string;
+  text: string;
+  isRequest: boolean;
+  /** 1-5, higher = more indirect. */
+  indirectness: number | null;
+  /** 1-5, higher = more mitigation and hedging. */
+  mitigation: number | null;
+}
+
+/** The 480 rated emails; a rating is null where no annotator gave one. */
+export function ratedEmails(): RatedEmail[] {
+  return readJsonl<{ email_id: number; text: string; is_request: boolean; indirectness_mean: number | null; mitigation_hedging_mean: number | null }>('email-politeness-alipanah', 'emails.jsonl').map((r) => ({
+    id: String(r.email_id),
+    text: r.text,
+    isRequest: r.is_request,
+    indirectness: r.indirectness_mean,
+    mitigation: r.mitigation_hedging_mean,
+  }));
+}
+
+/** An unpaired human or machine text of a source never used by a fit (GRiD Reddit Q&A, DetectRL Yelp). */
+export interface UnpairedText {
+  id: string;
+  text: string;
+  human: boolean;
+  words: number;
+}
+
+/** GRiD: human Reddit Q&A answers (AskHistorians, askscience, ELI5, askphilosophy) vs ChatGPT answers. */
+export function gridRedditAnswers(): UnpairedText[] {
+  return readJsonl<{ id: string; label: string; text: string }>('grid-reddit-chatgpt', 'items.jsonl').map((r) => ({ id: r.id, text: r.text, human: r.label === 'human', words: r.text.trim().split(/\s+/).length }));
+}
+
+/** DetectRL Yelp reviews: human vs four generators, with humanising attacks on the machine side. */
+export function detectrlYelpReviews(): UnpairedText[] {
+  return readJsonl<{ id: string; label: string; text: string }>('detectrl-yelp', 'items.jsonl').map((r) => ({ id: r.id, text: r.text, human: r.label === 'human', words: r.text.trim().split(/\s+/).length }));
+}

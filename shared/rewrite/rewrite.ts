@@ -72,9 +72,28 @@ const DIMS: readonly DimensionId[] = ['empathy', 'formality', 'directness', 'hes
 
 const raw = (v: ProfileResult) => v.style_fit * (1 - v.machine_penalty);
 
-// An edit is kept only if the EQ score does not go down, the unrounded score goes up, and a pass stays a pass.
-function better(next: ProfileResult, current: ProfileResult): boolean {
-  return next.eq_score >= current.eq_score && raw(next) > raw(current) + 1e-9 && (next.passed || !current.passed);
+// An edit is kept only if the EQ score does not go down, the unrounded score goes up, a pass stays a
+// pass, and empathy fits the profile no worse than in the original text: an edit that deletes the
+// only empathetic sentence of a reply for a warm profile is refused even when the canned phrase inside
+// it cost more than the warmth was worth. Judged against the original, not the previous step, so a
+// later edit may give back a little of what an earlier one gained. The other dials may dip on the way
+// (deleting a canned closer makes a reply more formal until the signposting goes too) unless `strict`;
+// rewriteText keeps a finished rewrite only if none of the four fits worse than in the original.
+function better(next: ProfileResult, current: ProfileResult, original: ProfileResult, strict: boolean): boolean {
+  const guarded = strict ? DIMS : (['empathy'] as const);
+  return next.eq_score >= current.eq_score && raw(next) > raw(current) + 1e-9 && (next.passed || !current.passed) && guarded.every((d) => !lowersFit(next, original, d));
+}
+
+/**
+ * Whether a rewrite made a dimension fit the profile worse (beyond the rounding of the result): it
+ * took away something the profile rewards, or added what it does not.
+ * @param after - the verdict on the rewritten text
+ * @param before - the verdict on the text it was made from
+ * @param dim - the dimension
+ * @returns true when the dimension's fit went down
+ */
+export function lowersFit(after: ProfileResult, before: ProfileResult, dim: DimensionId): boolean {
+  return after.dimensions[dim].fit < before.dimensions[dim].fit - 5e-4;
 }
 
 function scoreOf(score: ScoreResult): RewriteScore {
@@ -117,57 +136,66 @@ export function rewriteText(input: RewriteInput): RewriteResult {
   const locked = verdictOf(first).signals.filter((s) => s.id === 'ai-self-disclosure').flatMap((s) => s.spans);
   const touchesLocked = (c: Candidate) => c.parts.some((p) => locked.some((l) => p.start < l.end && l.start < p.end));
 
-  const accepted: Candidate[] = [];
-  let current = first;
-  const attempt = (extra: Candidate[]): ScoreResult | undefined => {
-    const { text } = applyEdits(original, [...accepted, ...extra].flatMap((c) => c.parts));
-    if (!/[\p{L}\p{N}]/u.test(text) || !keepsAiHonesty(original, text)) return undefined;
-    try {
-      const next = scoreText({ ...base, text });
-      return better(verdictOf(next), verdictOf(current)) ? next : undefined;
-    } catch (err) {
-      if (err instanceof ScoringInputError) return undefined;
-      throw err;
-    }
-  };
+  // Two passes at most: the first lets the other dials dip on the way (a canned closer's deletion
+  // makes the reply more formal until the signposting goes too) and is kept when the finished rewrite
+  // fits no dimension worse than the original; otherwise the second refuses every edit that would.
+  const pass = (strict: boolean): { accepted: Candidate[]; current: ScoreResult } => {
+    const accepted: Candidate[] = [];
+    let current = first;
+    const attempt = (extra: Candidate[]): ScoreResult | undefined => {
+      const { text } = applyEdits(original, [...accepted, ...extra].flatMap((c) => c.parts));
+      if (!/[\p{L}\p{N}]/u.test(text) || !keepsAiHonesty(original, text)) return undefined;
+      try {
+        const next = scoreText({ ...base, text });
+        return better(verdictOf(next), verdictOf(current), verdictOf(first), strict) ? next : undefined;
+      } catch (err) {
+        if (err instanceof ScoringInputError) return undefined;
+        throw err;
+      }
+    };
 
-  for (const stage of STAGES) {
-    const candidates = stage
-      .generate({ text: original, incoming: input.incoming, sentences, profile, verdict: verdictOf(current), words })
-      .filter((c) => !touchesLocked(c) && !conflicts(c, accepted) && !c.parts.some((p, i) => c.parts.some((q, j) => i < j && p.start < q.end && q.start < p.end)));
-    if (stage.exclusive) {
-      let best: { c: Candidate; score: ScoreResult } | undefined;
+    for (const stage of STAGES) {
+      const candidates = stage
+        .generate({ text: original, incoming: input.incoming, sentences, profile, verdict: verdictOf(current), words })
+        .filter((c) => !touchesLocked(c) && !conflicts(c, accepted) && !c.parts.some((p, i) => c.parts.some((q, j) => i < j && p.start < q.end && q.start < p.end)));
+      if (stage.exclusive) {
+        let best: { c: Candidate; score: ScoreResult } | undefined;
+        for (const c of candidates) {
+          const next = attempt([c]);
+          if (next && (!best || raw(verdictOf(next)) > raw(verdictOf(best.score)) + 1e-9)) best = { c, score: next };
+        }
+        if (best) {
+          accepted.push(best.c);
+          current = best.score;
+        }
+        continue;
+      }
+      const rejected: Candidate[] = [];
       for (const c of candidates) {
+        if (conflicts(c, accepted)) continue;
         const next = attempt([c]);
-        if (next && (!best || raw(verdictOf(next)) > raw(verdictOf(best.score)) + 1e-9)) best = { c, score: next };
+        if (next) {
+          accepted.push(c);
+          current = next;
+        } else rejected.push(c);
       }
-      if (best) {
-        accepted.push(best.c);
-        current = best.score;
-      }
-      continue;
-    }
-    const rejected: Candidate[] = [];
-    for (const c of candidates) {
-      if (conflicts(c, accepted)) continue;
-      const next = attempt([c]);
-      if (next) {
-        accepted.push(c);
-        current = next;
-      } else rejected.push(c);
-    }
-    // Some changes only count together (e.g. the share of contractions); try the rest as one batch.
-    const batch: Candidate[] = [];
-    for (const c of rejected) if (!conflicts(c, accepted) && !conflicts(c, batch)) batch.push(c);
-    if (batch.length > 1) {
-      const next = attempt(batch);
-      if (next) {
-        accepted.push(...batch);
-        current = next;
+      // Some changes only count together (e.g. the share of contractions); try the rest as one batch.
+      const batch: Candidate[] = [];
+      for (const c of rejected) if (!conflicts(c, accepted) && !conflicts(c, batch)) batch.push(c);
+      if (batch.length > 1) {
+        const next = attempt(batch);
+        if (next) {
+          accepted.push(...batch);
+          current = next;
+        }
       }
     }
-  }
 
+    return { accepted, current };
+  };
+  let run = pass(false);
+  if (DIMS.some((d) => lowersFit(verdictOf(run.current), verdictOf(first), d))) run = pass(true);
+  const { accepted, current } = run;
   const { text, placed } = applyEdits(original, accepted.flatMap((c) => c.parts));
   const edits: RewriteEdit[] = placed.map((p) => {
     const c = accepted.find((a) => a.parts.some((q) => q.start === p.start && q.end === p.end && q.after === p.after));

@@ -173,10 +173,35 @@ export const DIMENSION_PHRASES: Record<DimensionId, Record<Direction, Record<Str
 };
 
 /**
- * Empathy to raise, by the first EPITOME mechanism the reply lacks: a reply that already says
- * "so sorry" is asked to reflect or ask, not to "acknowledge how they feel" again.
+ * Formality to lower for a reply that already contracts: "contractions always" would ask for what it
+ * already does, so only sentence length and word choice are named.
  */
-export const EMPATHY_UP_PHRASES: Record<'er' | 'ip' | 'ex' | 'specific', PhraseSet> = {
+export const FORMALITY_DOWN_CONTRACTED: Record<Strength, PhraseSet> = {
+  full: {
+    prompt: 'Write casually: short sentences, everyday words.',
+    action: 'loosen the register: shorter sentences, everyday words',
+    example: {
+      emotional: '"I am deeply sorry to learn of your loss; it is a profound grief." -> "I\'m so sorry about your mum."',
+      practical: '"I\'d be glad to assist you with that particular request." -> "sure, happy to help"',
+    },
+  },
+  mild: {
+    prompt: 'Stay courteous, but use plainer words.',
+    action: 'swap a stiff phrase or two for plainer words',
+    example: {
+      emotional: '"Please accept my sincere condolences." -> "I\'m very sorry for your loss."',
+      practical: '"I\'d be glad to assist you with that request." -> "I\'d be glad to help with that."',
+    },
+  },
+};
+
+/**
+ * Empathy to raise, by the first construct the reply lacks among those the score rewards: a reply
+ * that already says "so sorry" is asked to reflect, one that reflects to tie it to their words, one
+ * that does both to say what it must be like for them; never to "acknowledge how they feel" again.
+ * (Asking a question is not offered: its weight is 0, because its sign flips between communities.)
+ */
+export const EMPATHY_UP_PHRASES: Record<'er' | 'ip' | 'ex' | 'specific' | 'perspective', PhraseSet> = {
   er: DIMENSION_PHRASES.empathy.up.full,
   ip: {
     prompt: 'Show you understood: reflect back what they told you, or share briefly when something similar happened to you.',
@@ -192,6 +217,14 @@ export const EMPATHY_UP_PHRASES: Record<'er' | 'ip' | 'ex' | 'specific', PhraseS
     example: {
       emotional: '"So sorry, that sounds so hard." -> "So sorry, that sounds so hard. How are you holding up?"',
       practical: '"Sorry, that\'s annoying." -> "Sorry, that\'s annoying. Is it blocking you right now?"',
+    },
+  },
+  perspective: {
+    prompt: 'Say what it must be like for them, from where they stand.',
+    action: 'add one sentence imagining it from their side ("I can imagine...", "that must have been...")',
+    example: {
+      emotional: '"Sorry, that sounds hard." -> "Sorry, that sounds hard. I can imagine the house feels very quiet now."',
+      practical: '"Sorry, that\'s annoying." -> "Sorry, that\'s annoying. I can imagine how much time that ate on deadline day."',
     },
   },
   specific: {

@@ -1,5 +1,5 @@
 import type { Profile } from '../profiles/profile';
-import { DIMENSION_PHRASES, EMPATHY_UP_PHRASES, GENERIC_SIGNAL_PHRASE, SIGNAL_PHRASES, type Direction, type PhraseSet, type Situation, type Strength } from './advice-phrases';
+import { DIMENSION_PHRASES, EMPATHY_UP_PHRASES, FORMALITY_DOWN_CONTRACTED, GENERIC_SIGNAL_PHRASE, SIGNAL_PHRASES, type Direction, type PhraseSet, type Situation, type Strength } from './advice-phrases';
 import { round } from './math';
 import type { DimensionId, EmpathyMeasure, SignalHit } from './measure-types';
 import type { Advice, DimensionResult, RewriteStep, TimingResult } from './result-types';
@@ -16,8 +16,12 @@ export interface AdviceInput {
   styleFit: number;
   penalty: number;
   deep: boolean;
-  /** Which EPITOME mechanisms the reply already shows: empathy advice asks for a missing one. */
+  /** Which EPITOME mechanisms the reply already shows. */
   mechanisms: EmpathyMeasure['mechanisms'];
+  /** Which empathy constructs the reply already shows (sentence counts): empathy advice asks for a missing one. */
+  constructs?: EmpathyMeasure['constructs'];
+  /** A role-play asker voices their own feelings: advice on answering feelings does not fit the turn. */
+  role?: 'helper' | 'asker';
   /** Emotional load of the incoming message, undefined without one: picks the examples' situation. */
   emotionalLoad?: number;
 }
@@ -75,20 +79,49 @@ export function situationOf(input: Pick<AdviceInput, 'emotionalLoad' | 'profile'
   return input.profile.targets.empathy >= WARM_PROFILE ? 'emotional' : 'practical';
 }
 
+// A contraction in the reply ("I'm", "don't", "it's"): formality advice must not ask for what it already does.
+const CONTRACTION = /[A-Za-z](?:'|\u2019)(?:m|s|re|ve|ll|d|t)\b/i;
+
+/** Whether a sentence of the reply states something (does not end as a question): "hedge a claim" needs one. */
+function hasStatement(reply: Analysis): boolean {
+  const asks = new Set<number>();
+  for (const t of reply.tokens) if (t.kind === 'punctuation' && t.norm.includes('?')) asks.add(t.sentence);
+  return reply.sentences.some((_, k) => !asks.has(k));
+}
+
 /**
- * The phrase for a dimension outside its band: by direction and strength, and for empathy to
- * raise, by the first EPITOME mechanism the reply lacks (a reply that already says sorry is asked
- * to reflect or to ask, never to "acknowledge how they feel" again).
+ * Whether advice on a dimension fits this reply and this writer at all: an asker voices their own
+ * feelings (no advice on answering someone's), and a reply with no statement has no claim to hedge.
+ * @param input - the advice input
+ * @param dim - the dimension
+ * @param d - its verdict
+ * @returns false when any advice on it would not fit
  */
-export function dimensionPhrase(input: Pick<AdviceInput, 'profile' | 'mechanisms'>, dim: DimensionId, d: DimensionResult): PhraseSet {
+export function adviceFits(input: Pick<AdviceInput, 'role' | 'reply'>, dim: DimensionId, d: DimensionResult): boolean {
+  if (dim === 'empathy' && input.role === 'asker') return false;
+  if (dim === 'hesitation' && directionOf(d) === 'up' && !hasStatement(input.reply)) return false;
+  return true;
+}
+
+/**
+ * The phrase for a dimension outside its band: by direction and strength; for empathy to raise, by
+ * the first rewarded construct the reply lacks (a reply that already says sorry is asked to reflect,
+ * one that reflects is never asked to "reflect back what they told you"); for formality to lower, without
+ * "contractions always" when the reply already contracts.
+ */
+export function dimensionPhrase(input: Pick<AdviceInput, 'profile' | 'mechanisms' | 'constructs' | 'reply'>, dim: DimensionId, d: DimensionResult): PhraseSet {
   const dir = directionOf(d);
   const strength = strengthFor(input.profile.targets[dim], dir);
+  if (dim === 'formality' && dir === 'down' && CONTRACTION.test(input.reply.text)) return FORMALITY_DOWN_CONTRACTED[strength];
   if (dim !== 'empathy' || dir === 'down') return DIMENSION_PHRASES[dim][dir][strength];
+  const c = input.constructs;
   const m = input.mechanisms;
-  if (m.er === 0) return strength === 'full' ? EMPATHY_UP_PHRASES.er : DIMENSION_PHRASES.empathy.up.mild;
-  if (m.ip === 0) return EMPATHY_UP_PHRASES.ip;
-  if (m.ex === 0) return EMPATHY_UP_PHRASES.ex;
-  return EMPATHY_UP_PHRASES.specific;
+  const reacts = c ? (c.reaction ?? 0) + (c.support ?? 0) + (c.concern ?? 0) > 0 : m.er > 0;
+  const reflects = c ? (c.reflection ?? 0) + (c.restatement ?? 0) + (c.validation ?? 0) > 0 : m.ip > 0;
+  if (!reacts) return strength === 'full' ? EMPATHY_UP_PHRASES.er : DIMENSION_PHRASES.empathy.up.mild;
+  if (!reflects) return EMPATHY_UP_PHRASES.ip;
+  if (c ? (c.specific ?? 0) === 0 : m.er < 2 && m.ip < 2) return EMPATHY_UP_PHRASES.specific;
+  return EMPATHY_UP_PHRASES.perspective;
 }
 
 function signalPhrase(id: string) {
@@ -116,7 +149,7 @@ function promptAddition(input: AdviceInput): string {
   const lines: string[] = [];
   for (const dim of DIMENSIONS) {
     const d = input.dimensions[dim];
-    if (isOff(d)) lines.push(dimensionPhrase(input, dim, d).prompt);
+    if (isOff(d) && adviceFits(input, dim, d)) lines.push(dimensionPhrase(input, dim, d).prompt);
   }
   const kinds = new Set<string>();
   for (const s of input.signals) {
@@ -154,7 +187,7 @@ function rewriteSteps(input: AdviceInput): RewriteStep[] {
   const situation = situationOf(input);
   for (const dim of DIMENSIONS) {
     const d = input.dimensions[dim];
-    if (!isOff(d) || d.fit >= 1) continue;
+    if (!isOff(d) || d.fit >= 1 || !adviceFits(input, dim, d)) continue;
     const phrase = dimensionPhrase(input, dim, d);
     steps.push({
       hard: false,

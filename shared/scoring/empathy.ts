@@ -8,6 +8,7 @@ import { wordFact } from './word';
 import {
   AFFIRMATION_WORDS,
   ATTRIBUTION_BRIDGE,
+  CONCERN_WORDS,
   DISTRESS_NEGATORS,
   DISTRESS_PHRASES,
   EMOTION_WORDS,
@@ -27,8 +28,31 @@ import config from './weights/empathy.json';
 /** The three EPITOME mechanisms: emotional reactions, interpretations, explorations. */
 export type Mechanism = 'er' | 'ip' | 'ex';
 
+/**
+ * The constructions the value is built from, each counted in sentences. Positive: an emotional
+ * reaction to the person ("I'm so sorry"), a supportive formula ("hang in there"), reflection
+ * ("it sounds like you're exhausted"), perspective-taking ("I can imagine"), validation ("that makes
+ * sense"), shared experience ("I went through the same"), exploration (a question about them),
+ * restatement (a statement about them: "you've tried everything") and concern for someone's
+ * suffering ("it's so sad what happened to them") and felt intensity (an intensifier on a feeling word:
+ * "so sad", "really hard"). Negative: dismissal ("calm down", "could be worse") and phatic small talk
+ * (greetings, goodbyes, laughter: talk about the conversation, not the person).
+ */
+export type Construct = 'reaction' | 'support' | 'reflection' | 'perspective' | 'validation' | 'shared' | 'exploration' | 'restatement' | 'concern' | 'intensity' | 'dismissal' | 'phatic';
+
+/** Every construct, in the order the weights file lists them. */
+export const CONSTRUCTS: readonly Construct[] = ['reaction', 'support', 'reflection', 'perspective', 'validation', 'shared', 'exploration', 'restatement', 'concern', 'intensity', 'dismissal', 'phatic'];
+
 /** The raw evidence behind an empathy measure; the fit script reads the same numbers the measure uses. */
 export interface EmpathyFeatures {
+  /** Sentences carrying each construct. */
+  constructs: Record<Construct, number>;
+  /** Sentences with a positive construct that share a content stem with the incoming message: acknowledgement of their situation. */
+  specific: number;
+  /** Distinct content stems of the incoming message the reply's statements take up: what they said, acknowledged in their words. */
+  echo: number;
+  /** Spans per construct, in text order (empty without evidence). */
+  constructSpans: Record<Construct, Span[]>;
   levels: Record<Mechanism, MechanismLevel>;
   /** Number of sentences holding at least one marker of the mechanism. */
   sentences: Record<Mechanism, number>;
@@ -46,7 +70,9 @@ export interface EmpathyFeatures {
 }
 
 interface Marker {
-  mechanism: Mechanism;
+  /** The EPITOME mechanism the marker shows, or null for a construct outside the three. */
+  mechanism: Mechanism | null;
+  construct: Construct;
   sentence: number;
   start: number;
   end: number;
@@ -86,6 +112,18 @@ const NEGATOR = 32;
 const SUBJECT_YOU = 64;
 const YOUR = 128;
 const REACTING_I = 256;
+const CONCERN = 512;
+const THIRD = 2048;
+// After a bare "sorry", these make it an apology for oneself ("sorry I misunderstood", "sorry about that"), not sympathy.
+const APOLOGY_NEXT = new Set(['i', "i'm", 'im', 'my', 'if', 'but', 'guys', 'lol', 'haha', 'not', 'again', '?']);
+// A counsellor's summary opens with "so" and goes on to state, not ask: "So it's hard to say no to
+// your friends", "So that's what you've always done". After these words "so" asks or moves on instead.
+const SO_ASKS = new Set(['what', 'how', 'why', 'when', 'where', 'who', 'which', 'do', 'does', 'did', 'are', 'is', 'was', 'were', 'can', 'could', 'would', 'will', 'should', 'have', 'has', 'let', "let's", 'lets', 'i', "i'm", 'im', "i'll", "i'd", 'we', "we'll", "we're", 'anyway', 'yeah', 'much', 'far', 'many', 'now', 'to', 'then']);
+const BACKCHANNEL = new Set(['okay', 'ok', 'mm', 'mhm', 'mm-hmm', 'hmm', 'yeah', 'yes', 'right', 'alright', 'uh', 'um', 'well', 'and', 'oh', 'ah', 'uh-huh', 'all']);
+const APOLOGY_OBJECT = new Set(['that', 'the', 'my', 'being', 'this', 'late', 'bothering']);
+const INTENSIFIER = 1024;
+// Intensifiers that show felt intensity when they modify a feeling word ("so sad", "really hard").
+const INTENSIFIERS = ['so', 'really', 'very', 'such', 'truly', 'extremely', 'incredibly', 'absolutely', 'too', 'deeply', 'terribly', 'super', 'sooo', 'soo', 'utterly'];
 // A feeling word followed by one of these points the feeling at the other person: "sad for you", "glad to hear".
 const TOWARD = new Set(['for', 'to', 'about', 'that']);
 // How far a construction may reach from its subject to its feeling word.
@@ -95,6 +133,11 @@ const GENERIC_LEAD = new Set(['if', 'when', 'whenever', 'unless', 'once', 'until
 // Lead-ins before a command ("Just try it", "So call her") and subject-less openers that are not commands.
 const COMMAND_LEAD = new Set(['just', 'please', 'so', 'maybe', 'also', 'and', 'then', 'ok', 'okay', 'well', 'now', 'first', 'but', 'perhaps']);
 const NOT_COMMAND = new Set(['thank', 'hope', 'sound', 'seem', 'look', 'feel', 'love', 'wish', 'bless', 'sorry', 'welcome', 'miss', 'know', 'think', 'guess', 'mean', 'agree', 'understand', 'hate', 'want', 'need', 'got', 'had', 'did', 'was']);
+// Before a second-person subject: where a statement about the person can start ("so you've tried",
+// "sounds like you", "and you're still there"); after any other word "you" is an object ("thank you").
+const SUBJECT_LEAD = new Set(['so', 'and', 'but', 'well', 'okay', 'ok', 'yeah', 'now', 'because', 'cause', "'cause", 'like', 'that', 'then', 'also', 'since', 'as', 'while', 'though', 'although', 'mm', 'hmm', 'oh', 'right', 'yes', 'really', 'sounds', 'seems', 'guess', 'think', 'see', 'know', 'hear', 'mean', 'understand', 'where', 'when', 'which', 'who', 'and', 'or', 'still', 'even', 'all']);
+// After "you": a modal or obligation that turns the statement into advice ("you should", "you need to").
+const ADVICE_AFTER_YOU = new Set(['should', 'shouldn', 'need', 'needs', 'have', 'has', "'ll", 'will', 'could', 'can', 'might', 'may', 'must', 'gotta', 'better', 'ought', 'would', "'d"]);
 // Words that may come before a sentence-opening evaluation: "Oh, that's awful", "Wow how scary".
 const INTERJECTION = new Set(['oh', 'ohh', 'wow', 'aw', 'aww', 'yeah', 'yes', 'well', 'man', 'gosh', 'geez', 'jeez', 'god', 'omg', 'ugh', 'and', 'but', 'honestly', 'really', 'ok', 'okay', 'hmm', 'ah']);
 
@@ -159,6 +202,9 @@ function buildVocabulary(): Map<string, WordInfo> {
   mark(['you', 'u', 'ya', "you're", 'youre', "you've", "you'd", "you'll"], SUBJECT_YOU);
   mark(['your', 'ur'], YOUR);
   mark(['i', "i'm", 'im', "i've", "i'd", 'me'], REACTING_I);
+  mark(CONCERN_WORDS, CONCERN);
+  mark(INTENSIFIERS, INTENSIFIER);
+  mark(['he', 'she', 'they', "he's", "she's", "they're", 'theyre', 'hes', 'shes', "they've", "he'd", "she'd", "they'd"], THIRD);
   for (const [word, starts] of indexStarts(compileLexicon(VALENCE_PHRASES))) entry(word).valence = starts;
   for (const word of ['i', 'me', 'my', 'myself', 'mine', "i'm", 'im', "i've", 'ive', "i'd", "i'll"]) entry(word).person = 1;
   for (const word of ['you', 'your', 'yours', 'yourself', 'u', 'ur', "you're", 'youre', "you've", "you'd", "you'll", 'ya']) entry(word).person = 2;
@@ -179,13 +225,38 @@ const SUBJECT_I = new Set(['i', "i'm", 'im', "i'd", 'id', "i'll"]);
 // Same content filter as analyze() uses for Analysis.contentStems, applied to one sentence.
 const CONTENT_POS = new Set(['NOUN', 'PROPN', 'VERB', 'ADJ']);
 const MECHANISMS: readonly Mechanism[] = ['er', 'ip', 'ex'];
-const FEATURE: Record<Mechanism, string> = { er: 'emotional-reactions', ip: 'interpretations', ex: 'explorations' };
-const MECHANISMS_OF: Record<string, readonly Mechanism[]> = { er: ['er'], ip: ['ip'], 'ip-share': ['ip'], 'ip-lead': ['ip'], 'er-ip': ['er', 'ip'], ex: ['ex'], 'ex-ask': ['ex'], none: [], advise: [] };
+// What each lexicon category marks: its mechanism (or none) and construct. "er" splits by weight:
+// weight 2 is a feeling for the person (a reaction), weight 1 a supportive formula.
+const MARKS_OF: Record<string, readonly (readonly [Mechanism | null, Construct])[]> = {
+  er: [['er', 'support']],
+  'er-2': [['er', 'reaction']],
+  'er-ip': [['er', 'reaction'], ['ip', 'shared']],
+  'ip-reflect': [['ip', 'reflection']],
+  'ip-perspective': [['ip', 'perspective']],
+  'ip-validate': [['ip', 'validation']],
+  'ip-share': [['ip', 'shared']],
+  'ip-lead': [['ip', 'shared']],
+  ex: [['ex', 'exploration']],
+  'ex-ask': [['ex', 'exploration']],
+  perspective: [[null, 'perspective']],
+  dismiss: [[null, 'dismissal']],
+  phatic: [[null, 'phatic']],
+  none: [],
+  advise: [],
+};
 const MODEL = config.model;
 const CALIBRATION = config.calibration;
-// Value 1 is anchored where scoring.md's (ER + IP + EX) / 6 reaches 1: all three mechanisms present,
-// one sentence each. More sentences saturate at 1 instead of stretching the scale for ordinary replies.
-const FULL_STRENGTH = MECHANISMS.reduce((s, m) => s + MODEL[m] * Math.LN2, 0);
+// The anchor reply: one sentence each of reaction and reflection, both tied to the person's message
+// (scoring.md §2's "all mechanisms present" for the constructs that carry across communities). More
+// sentences saturate instead of stretching the scale for ordinary replies.
+const FULL_STRENGTH = (MODEL.reaction + MODEL.reflection) * Math.LN2 + MODEL.specific * Math.log(3);
+
+/** A record with one fresh value per construct. */
+function emptyCounts<T>(make: () => T): Record<Construct, T> {
+  const out = {} as Record<Construct, T>;
+  for (const c of CONSTRUCTS) out[c] = make();
+  return out;
+}
 
 /** Whether a sentence of the reply has a content word whose stem the incoming message shares (stems are cached per word). */
 function sharesContent(a: Analysis, s: Sentence, incomingStems: Set<string>): boolean {
@@ -196,6 +267,18 @@ function sharesContent(a: Analysis, s: Sentence, incomingStems: Set<string>): bo
     if (!GENERIC.has(st) && incomingStems.has(st)) return true;
   }
   return false;
+}
+
+/** Distinct content stems of the incoming message that the reply's statements (not its questions) repeat. */
+function echoOf(a: Analysis, incomingStems: Set<string>, question: readonly number[]): number {
+  let seen: Set<string> | undefined;
+  for (const t of a.tokens) {
+    if (t.kind !== 'word' || t.stop || t.norm.length <= 2 || !CONTENT_POS.has(t.pos) || t.norm.includes("'") || question[t.sentence]) continue;
+    const st = stemOf(t.word);
+    if (GENERIC.has(st) || !incomingStems.has(st)) continue;
+    (seen ??= new Set()).add(st);
+  }
+  return seen ? seen.size : 0;
 }
 
 /**
@@ -218,7 +301,8 @@ function isDisclosingI(tokens: Analysis['tokens'], i: number): boolean {
 
 /** What a construction found: its mechanism and the token that ends it, or null. */
 interface Construction {
-  mechanism: Mechanism;
+  mechanism: Mechanism | null;
+  construct: Construct;
   end: number;
 }
 
@@ -240,24 +324,27 @@ function constructionAt(tokens: Analysis['tokens'], i: number, first: number, la
   const your = (classes & YOUR) !== 0;
   const me = (classes & REACTING_I) !== 0;
   const situation = (classes & SITUATION) !== 0 && openerAt(tokens, first, i);
+  const third = (classes & THIRD) !== 0;
   if (you) {
     const before = i > first ? tokens[i - 1].norm : '';
     const before2 = i - 1 > first ? tokens[i - 2].norm : '';
     if (GENERIC_LEAD.has(before) || GENERIC_LEAD.has(before2)) you = false;
   }
-  if (!you && !your && !me && !situation) return null;
+  if (!you && !your && !me && !situation && !third) return null;
   let negated = false;
   for (let k = i + 1; k < last && k <= i + REACH; k++) {
     const c = wordInfo(tokens[k].word)?.classes ?? 0;
     if (c & EMOTION || (your && c & FEELING)) {
       const next = k + 1 < last ? tokens[k + 1].norm : '';
-      if (you || your) return { mechanism: negated ? 'er' : 'ip', end: k };
-      if (me) return TOWARD.has(next) ? { mechanism: 'er', end: k } : null;
+      if (you || your) return negated ? { mechanism: 'er', construct: 'support', end: k } : { mechanism: 'ip', construct: 'reflection', end: k };
+      // "He was probably terrified", "they must be so scared": imagining how someone else feels.
+      if (third) return negated ? null : { mechanism: null, construct: 'perspective', end: k };
+      if (me) return TOWARD.has(next) ? { mechanism: 'er', construct: 'reaction', end: k } : null;
       // "it's hard to find work" judges a task; "it's hard to hear" still reacts.
       if (next === 'to' && (k + 2 >= last || tokens[k + 2].norm !== 'hear')) return null;
-      return { mechanism: 'er', end: k };
+      return { mechanism: 'er', construct: 'reaction', end: k };
     }
-    if (c & AFFIRM && you) return { mechanism: 'er', end: k };
+    if (c & AFFIRM && you) return { mechanism: 'er', construct: 'support', end: k };
     // "your" takes its feeling noun at once ("your pain"), not across words.
     if (your || !(c & BRIDGE_WORD)) return null;
     if (c & NEGATOR) negated = true;
@@ -285,6 +372,46 @@ function commandAt(tokens: Analysis['tokens'], first: number, last: number): num
   return -1;
 }
 
+/**
+ * Whether the second-person word at token i is the subject of a statement about the person ("you've
+ * tried everything", "so you're back at work"), not an object ("thank you"), generic ("if you feel")
+ * or advice ("you should").
+ */
+function youSubjectAt(tokens: Analysis['tokens'], i: number, first: number, last: number): boolean {
+  const before = i > first ? tokens[i - 1] : undefined;
+  if (before && before.kind === 'word' && !SUBJECT_LEAD.has(before.norm)) return false;
+  if (i - 1 > first && GENERIC_LEAD.has(tokens[i - 2].norm)) return false;
+  const after = i + 1 < last ? tokens[i + 1] : undefined;
+  if (!after || after.kind !== 'word') return tokens[i].norm.includes("'");
+  return !ADVICE_AFTER_YOU.has(after.norm);
+}
+
+/**
+ * The token of a summary opener in the sentence, or -1: "so" (after at most backchannel words) followed
+ * by a statement ("So it's hard to say no", "Okay, so you've cut down").
+ */
+function summaryAt(tokens: Analysis['tokens'], first: number, last: number): number {
+  for (let k = first; k < last; k++) {
+    const t = tokens[k];
+    if (t.kind !== 'word') continue;
+    if (t.norm === 'so') {
+      let j = k + 1;
+      while (j < last && tokens[j].kind !== 'word') j++;
+      return j < last && !SO_ASKS.has(tokens[j].norm) ? k : -1;
+    }
+    if (!BACKCHANNEL.has(t.norm)) return -1;
+  }
+  return -1;
+}
+
+/** Whether a bare "sorry" at token i apologises for the writer ("sorry I misunderstood", "sorry about that"). */
+function isApology(tokens: Analysis['tokens'], i: number): boolean {
+  const next = tokens[i + 1]?.norm;
+  if (next === undefined) return false;
+  if (APOLOGY_NEXT.has(next)) return true;
+  return (next === 'about' || next === 'for') && APOLOGY_OBJECT.has(tokens[i + 2]?.norm ?? '');
+}
+
 /** Whether token i opens its sentence, after at most an interjection ("Oh, that's awful"). */
 function openerAt(tokens: Analysis['tokens'], first: number, i: number): boolean {
   for (let k = first; k < i; k++) {
@@ -297,6 +424,8 @@ function openerAt(tokens: Analysis['tokens'], first: number, i: number): boolean
 
 interface ReplyScan {
   markers: Marker[];
+  /** 1 for a sentence that asks (holds a question mark). */
+  question: number[];
   advice: number;
   adviceSpans: Span[];
   warm: number;
@@ -317,10 +446,13 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
   const secondPerson: number[] = new Array<number>(n).fill(0);
   const question: number[] = new Array<number>(n).fill(0);
   const advised: number[] = new Array<number>(n).fill(0);
+  const youSubject: number[] = new Array<number>(n).fill(0);
+  const concern: number[] = new Array<number>(n).fill(0);
+  const intense: number[] = new Array<number>(n).fill(0);
   const hits: LexiconHit[] = [];
   // Constructions wait for the whole sentence: in a question, a feeling put to the person explores it.
   const constructions: Marker[] = [];
-  const scan: ReplyScan = { markers: [], advice: 0, adviceSpans: [], warm: 0, cold: 0, warmthSpans: [], contemptSpans: [] };
+  const scan: ReplyScan = { markers: [], question, advice: 0, adviceSpans: [], warm: 0, cold: 0, warmthSpans: [], contemptSpans: [] };
   // Each lexicon matches without overlaps of its own, so each keeps its own resume position.
   let phraseFrom = 0;
   let valenceFrom = 0;
@@ -332,11 +464,27 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
       continue;
     }
     if (info.person === 1 && isDisclosingI(tokens, i)) firstPerson[t.sentence]++;
-    else if (info.person === 2) secondPerson[t.sentence] = 1;
+    else if (info.person === 2) {
+      secondPerson[t.sentence] = 1;
+      if (!youSubject[t.sentence] && info.classes & SUBJECT_YOU) {
+        const s = a.sentences[t.sentence];
+        if (youSubjectAt(tokens, i, s.first, s.last)) youSubject[t.sentence] = i + 1;
+      }
+    }
     if (info.classes) {
       const s = a.sentences[t.sentence];
+      if (info.classes & CONCERN && !concern[t.sentence]) concern[t.sentence] = i + 1;
+      if (info.classes & INTENSIFIER && !intense[t.sentence]) {
+        for (let k = i + 1; k < s.last && k <= i + 2; k++) {
+          const c = wordInfo(tokens[k].word)?.classes ?? 0;
+          if (c & (EMOTION | CONCERN)) {
+            intense[t.sentence] = i + 1;
+            break;
+          }
+        }
+      }
       const c = constructionAt(tokens, i, s.first, s.last, info.classes);
-      if (c) constructions.push({ mechanism: c.mechanism, sentence: t.sentence, start: t.start, end: tokens[c.end].end });
+      if (c) constructions.push({ mechanism: c.mechanism, construct: c.construct, sentence: t.sentence, start: t.start, end: tokens[c.end].end });
     }
     if (info.phrase && i >= phraseFrom) {
       const p = phraseAt(tokens, i, info.phrase);
@@ -371,7 +519,9 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
       if (!question[sentence] || advised[sentence]) continue;
       asked[sentence] = 1;
     } else if (hit.category === 'ip-lead' && hit.token !== a.sentences[sentence].first) continue;
-    for (const mechanism of MECHANISMS_OF[hit.category]) scan.markers.push({ mechanism, sentence, start: hit.start, end: hit.end });
+    else if (hit.length === 1 && tokens[hit.token].norm === 'sorry' && isApology(tokens, hit.token)) continue;
+    const marks = MARKS_OF[hit.category === 'er' && hit.weight >= 2 ? 'er-2' : hit.category];
+    for (const [mechanism, construct] of marks) scan.markers.push({ mechanism, construct, sentence, start: hit.start, end: hit.end });
   }
   const marked: number[] = new Array<number>(n).fill(0);
   for (const m of scan.markers) marked[m.sentence] = 1;
@@ -389,10 +539,26 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
     scan.advice += advised[k];
     // EPITOME interpretations are mostly shared experience ("I went through the same when I..."), so a
     // sentence that talks about the writer at some length is an IP marker even without a listed phrase.
-    if (firstPerson[k] >= config.disclosureFirstPerson) scan.markers.push({ mechanism: 'ip', sentence: k, start: s.start, end: s.end });
+    if (firstPerson[k] >= config.disclosureFirstPerson) scan.markers.push({ mechanism: 'ip', construct: 'shared', sentence: k, start: s.start, end: s.end });
     // A question about "you" explores the person even without a listed opener ("and your sister?").
     // A suggestion put as a question ("have you tried yoga?") gives advice; it does not explore.
-    if (secondPerson[k] && question[k] && !asked[k] && !advised[k]) scan.markers.push({ mechanism: 'ex', sentence: k, start: s.start, end: s.end });
+    if (secondPerson[k] && question[k] && !asked[k] && !advised[k]) scan.markers.push({ mechanism: 'ex', construct: 'exploration', sentence: k, start: s.start, end: s.end });
+    // A statement about the person restates their situation (what a counsellor's reflection does
+    // even without a feeling word); a question about them explores instead, and advice is advice.
+    if (youSubject[k] && !question[k] && !advised[k]) {
+      const at = tokens[youSubject[k] - 1];
+      scan.markers.push({ mechanism: null, construct: 'restatement', sentence: k, start: at.start, end: at.end });
+    }
+    const so = advised[k] ? -1 : summaryAt(tokens, s.first, s.last);
+    if (so >= 0) scan.markers.push({ mechanism: null, construct: 'reflection', sentence: k, start: tokens[so].start, end: tokens[so].end });
+    if (concern[k]) {
+      const at = tokens[concern[k] - 1];
+      scan.markers.push({ mechanism: null, construct: 'concern', sentence: k, start: at.start, end: at.end });
+    }
+    if (intense[k]) {
+      const at = tokens[intense[k] - 1];
+      scan.markers.push({ mechanism: null, construct: 'intensity', sentence: k, start: at.start, end: at.end });
+    }
   }
   return scan;
 }
@@ -410,8 +576,14 @@ export function empathyFeatures(a: Analysis, incoming?: Analysis, evidence = tru
   const levels: Record<Mechanism, MechanismLevel> = { er: 0, ip: 0, ex: 0 };
   const spans: Record<Mechanism, Span[]> = { er: [], ip: [], ex: [] };
   const seen: Record<Mechanism, Set<number>> = { er: new Set(), ip: new Set(), ex: new Set() };
+  const n = a.sentences.length;
+  // Per construct, a bit per sentence would do; sentence counts are small, so plain marks per construct.
+  const marked: Record<Construct, number[]> = emptyCounts(() => new Array<number>(n).fill(0));
+  const constructSpans: Record<Construct, Span[]> = emptyCounts(() => []);
+  const constructs: Record<Construct, number> = emptyCounts(() => 0);
   // Per sentence: 0 not checked yet, 1 generic, 2 shares a content stem with the incoming message.
-  const specific: number[] = new Array<number>(a.sentences.length).fill(0);
+  const specific: number[] = new Array<number>(n).fill(0);
+  const specificPositive: number[] = new Array<number>(n).fill(0);
   let stems: Set<string> | undefined;
   const scan = scanReply(a, evidence);
   for (const m of scan.markers) {
@@ -419,14 +591,31 @@ export function empathyFeatures(a: Analysis, incoming?: Analysis, evidence = tru
       if (incoming && !stems) stems = incoming.contentStems;
       specific[m.sentence] = stems && sharesContent(a, a.sentences[m.sentence], stems) ? 2 : 1;
     }
+    if (!marked[m.construct][m.sentence]) {
+      marked[m.construct][m.sentence] = 1;
+      constructs[m.construct]++;
+    }
+    if (evidence) constructSpans[m.construct].push(spanOf(a.text, m.start, m.end));
+    if (m.construct !== 'dismissal' && m.construct !== 'phatic' && specific[m.sentence] === 2) specificPositive[m.sentence] = 1;
+    const mech = m.mechanism;
+    if (mech === null) continue;
     const shared = specific[m.sentence] === 2;
-    if (shared) levels[m.mechanism] = 2;
-    else if (levels[m.mechanism] === 0) levels[m.mechanism] = 1;
-    seen[m.mechanism].add(m.sentence);
-    if (evidence) spans[m.mechanism].push(spanOf(a.text, m.start, m.end));
+    if (shared) levels[mech] = 2;
+    else if (levels[mech] === 0) levels[mech] = 1;
+    seen[mech].add(m.sentence);
+    if (evidence) spans[mech].push(spanOf(a.text, m.start, m.end));
   }
-  if (evidence) for (const mech of MECHANISMS) spans[mech].sort((x, y) => x.start - y.start || x.end - y.end);
+  if (evidence) {
+    for (const mech of MECHANISMS) spans[mech].sort((x, y) => x.start - y.start || x.end - y.end);
+    for (const c of CONSTRUCTS) constructSpans[c].sort((x, y) => x.start - y.start || x.end - y.end);
+  }
+  let specificCount = 0;
+  for (const v of specificPositive) specificCount += v;
   return {
+    constructs,
+    specific: specificCount,
+    echo: incoming ? echoOf(a, incoming.contentStems, scan.question) : 0,
+    constructSpans,
     levels,
     sentences: { er: seen.er.size, ip: seen.ip.size, ex: seen.ex.size },
     spans,
@@ -473,49 +662,74 @@ export function emotionalLoad(incoming: Analysis): number {
   return 1 - Math.exp(-sum / config.load.scale);
 }
 
+/** Features that lower the value; the weights file stores every weight as a magnitude. */
+const NEGATIVE = new Set(['dismissal', 'phatic', 'contempt', 'advice']);
+const FEATURE_NAME: Record<string, string> = { advice: 'advice-giving', specific: 'specific-acknowledgement', echo: 'echoes-their-words' };
+/** The fitted features in the weights file's order, with their weights (0 for a feature the fit left out). */
+const TERMS = Object.entries(MODEL as Record<string, number>);
+
+/** One fitted term of a reply: its raw value (as fitted: log of 1 + sentences, or contempt) and its spans. */
+function termsOf(f: EmpathyFeatures): { feature: string; count: number; x: number; spans: Span[] }[] {
+  const out: { feature: string; count: number; x: number; spans: Span[] }[] = [];
+  for (const [feature] of TERMS) {
+    if (feature === 'specific') out.push({ feature, count: f.specific, x: Math.log1p(f.specific), spans: [] });
+    else if (feature === 'echo') out.push({ feature, count: f.echo, x: Math.log1p(f.echo), spans: [] });
+    else if (feature === 'contempt') out.push({ feature, count: f.contempt, x: f.contempt, spans: f.contemptSpans });
+    else if (feature === 'advice') out.push({ feature, count: f.advice, x: Math.log1p(f.advice), spans: f.adviceSpans });
+    else {
+      const c = feature as Construct;
+      out.push({ feature, count: f.constructs[c], x: Math.log1p(f.constructs[c]), spans: f.constructSpans[c] });
+    }
+  }
+  return out;
+}
+
 /**
- * Measures empathy by the three EPITOME mechanisms (Sharma et al. 2020), found by community-independent
- * constructions (see {@link empathyFeatures}). Each mechanism's strength is its weight times
- * log(1 + sentences carrying it): the first marker counts most, so a short warm line ("I feel sad for
- * you!") reads warm and a long reply does not gain by repetition. Contempt and advice-giving sentences
- * ("you should", "have you tried", a bare "Try restarting it.") subtract. Five weights, fitted on EPITOME folds 1-4
- * (scripts/fit/fit-empathy.ts). The value is the total strength over the strength of "all three
- * mechanisms in one sentence each", saturating at 1; a reply that only advises falls below the
- * neutral floor.
+ * Measures empathy as people recognise it across communities, from constructions rather than a
+ * word list mined from one of them (see {@link Construct}): emotional reaction, reflection,
+ * perspective-taking, validation, shared experience, restatement, concern and felt intensity raise
+ * it, more when tied to what the person said; dismissal, small talk, contempt and premature advice
+ * lower it. Each term is its weight times log(1 + sentences carrying it): the first counts most.
+ * The weights were fitted on four rated sources at once with leave-one-source-out selection
+ * (scripts/fit/fit-empathy.ts; weights/empathy.json records which). The value is the strength over
+ * that of the anchor reply (a reaction and a reflection, tied to their message), saturating at 1,
+ * then calibrated onto the profile scale.
  * @param a - the analyzed reply
- * @param incoming - the analyzed message being answered; it sets the mechanism levels and L
+ * @param incoming - the analyzed message being answered; it sets specificity, the mechanism levels and L
  * @param evidence - false when only the value is needed: contributions come back empty (value,
  *   mechanisms and load are computed identically either way)
  * @returns value in 0..1, mechanism levels, emotional load of the incoming message and contributions
  */
 export function measureEmpathy(a: Analysis, incoming?: Analysis, evidence = true): EmpathyMeasure {
   const f = empathyFeatures(a, incoming, evidence);
-  const terms: { feature: string; value: number; weight: number; strength: number; spans: Span[] }[] = [];
   let total = 0;
-  for (const mech of MECHANISMS) {
-    const strength = MODEL[mech] * Math.log1p(f.sentences[mech]);
+  const terms = termsOf(f);
+  const strengths = terms.map((t) => {
+    const w = (MODEL as Record<string, number>)[t.feature];
+    const strength = (NEGATIVE.has(t.feature) ? -w : w) * t.x;
     total += strength;
-    if (strength > 0) terms.push({ feature: FEATURE[mech], value: f.sentences[mech], weight: MODEL[mech], strength, spans: f.spans[mech] });
-  }
-  // Contempt and advice may take the value below the no-marker floor (clamped at 0 after calibration).
-  const contempt = MODEL.contempt * f.contempt;
-  if (contempt > 0) terms.push({ feature: 'contempt', value: f.contempt, weight: -MODEL.contempt, strength: -contempt, spans: f.contemptSpans });
-  total -= contempt;
-  const advice = MODEL.advice * Math.log1p(f.advice);
-  if (advice > 0) terms.push({ feature: 'advice-giving', value: f.advice, weight: -MODEL.advice, strength: -advice, spans: f.adviceSpans });
-  total -= advice;
+    return strength;
+  });
   // Past the anchor the value saturates at 1; dividing by the larger of the two keeps the deltas summing to the value.
   const scale = Math.max(FULL_STRENGTH, total);
-  // The calibration maps the EPITOME scale onto the profile scale, where a reply with no marker still
+  // The calibration maps the strength scale onto the profile scale, where a reply with no marker still
   // reads as a little warm (see weights/empathy.json).
   const stretch = 1 / (CALIBRATION.one - CALIBRATION.zero);
   const value = clamp((total / scale - CALIBRATION.zero) * stretch, 0, 1);
-  const contributions: Contribution[] = evidence ? terms.map((t) => ({ feature: t.feature, value: t.value, weight: t.weight, delta: (stretch * t.strength) / scale, spans: t.spans })) : [];
-  contributions.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.feature < y.feature ? -1 : x.feature > y.feature ? 1 : 0));
+  const contributions: Contribution[] = [];
+  if (evidence) {
+    terms.forEach((t, i) => {
+      if (strengths[i] === 0) return;
+      const w = (MODEL as Record<string, number>)[t.feature];
+      contributions.push({ feature: FEATURE_NAME[t.feature] ?? t.feature, value: t.count, weight: NEGATIVE.has(t.feature) ? -w : w, delta: (stretch * strengths[i]) / scale, spans: t.spans });
+    });
+    contributions.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || (x.feature < y.feature ? -1 : x.feature > y.feature ? 1 : 0));
+  }
   return {
     value,
     contributions,
     mechanisms: { er: f.levels.er, ip: f.levels.ip, ex: f.levels.ex },
     emotionalLoad: incoming ? emotionalLoad(incoming) : 0,
+    constructs: { ...f.constructs, specific: f.specific },
   };
 }

@@ -36,6 +36,7 @@ interface Measured {
   tolerances: number[];
   /** The incoming message's emotional load, or undefined without one (scales the empathy target). */
   emotionalLoad?: number;
+  role?: ScoreInput['role'];
 }
 
 /**
@@ -117,6 +118,7 @@ function measureOnce(input: ScoreInput, deep: boolean): Measured {
     confidences,
     tolerances: confidences.map(toleranceOf),
     emotionalLoad: hasIncoming ? dims.empathy.emotionalLoad : undefined,
+    role: input.role,
   };
 }
 
@@ -287,7 +289,9 @@ function present(m: Measured, v: Verdict, deep: boolean): ProfileResult {
       penalty: v.penalty,
       deep,
       mechanisms: m.dims.empathy.mechanisms,
+      constructs: m.dims.empathy.constructs,
       emotionalLoad: m.emotionalLoad,
+      role: m.role,
     }),
   };
 }
@@ -349,7 +353,7 @@ export function scoreText(input: ScoreInput): ScoreResult {
  * @throws ScoringInputError for empty or oversized text or a bad delay
  */
 export function scoreWeaknessMap(input: ScoreInput, weakest: number): WeaknessMapResult {
-  const all: ScoreInput = { text: input.text, delaySeconds: input.delaySeconds, incoming: input.incoming, profile: 'all', deep: input.deep };
+  const all: ScoreInput = { text: input.text, delaySeconds: input.delaySeconds, incoming: input.incoming, profile: 'all', deep: input.deep, role: input.role };
   validateScoreInput(all);
   const deep = all.deep === true;
   const m = measureOnce(all, deep);

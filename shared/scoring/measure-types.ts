@@ -30,6 +30,8 @@ export interface EmpathyMeasure extends DimensionMeasure {
   mechanisms: { er: MechanismLevel; ip: MechanismLevel; ex: MechanismLevel };
   /** Emotional load L of the incoming message in 0..1 (0 without one); target scaling uses it. */
   emotionalLoad: number;
+  /** Sentences carrying each empathy construct ("reaction", "reflection", ...), and "specific" for those tied to the incoming message: advice asks only for what is missing. */
+  constructs: Readonly<Record<string, number>>;
 }
 
 /** What a profile tells the signal detector (all optional: without a profile, the neutral defaults apply). */

@@ -13,6 +13,11 @@ export interface ScoreInput {
   profile?: string;
   /** Deep tier: contributions, evidence and prioritized rewrite guidance. */
   deep?: boolean;
+  /**
+   * The writer's part in a role-play: a "helper" answers someone's feelings, an "asker" voices their
+   * own, so an asker's turn gets no advice on answering feelings. Without it the reply is a helper's.
+   */
+  role?: 'helper' | 'asker';
 }
 
 /** One text dimension judged against a profile. */

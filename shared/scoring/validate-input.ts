@@ -7,7 +7,7 @@ import type { ScoreInput } from './result-types';
 /**
  * Checks a score input before any work, so bad input fails fast with one clear reason.
  * @param input - the request
- * @throws ScoringInputError empty_text, text_too_long, invalid_text, unsupported_language, invalid_delay, unknown_profile, invalid_incoming
+ * @throws ScoringInputError empty_text, text_too_long, invalid_text, unsupported_language, invalid_delay, unknown_profile, invalid_incoming, invalid_role
  */
 export function validateScoreInput(input: ScoreInput): void {
   if (typeof input.text !== 'string') throw new ScoringInputError('invalid_text', 'text', 'text must be a string');
@@ -30,6 +30,9 @@ export function validateScoreInput(input: ScoreInput): void {
     if (typeof d !== 'number' || !Number.isFinite(d) || d < 0 || d > MAX_DELAY_SECONDS) {
       throw new ScoringInputError('invalid_delay', 'delaySeconds', `delay must be a number of seconds between 0 and ${MAX_DELAY_SECONDS}`);
     }
+  }
+  if (input.role !== undefined && input.role !== 'helper' && input.role !== 'asker') {
+    throw new ScoringInputError('invalid_role', 'role', 'role must be "helper" or "asker"');
   }
   if (input.profile !== undefined && input.profile !== 'all' && !findProfile(input.profile)) {
     throw new ScoringInputError('unknown_profile', 'profile', `unknown profile "${String(input.profile)}"; list them with "humanlike profiles"`);

@@ -6,11 +6,16 @@ import type { LexiconEntry } from '../lexicon';
  * Sources: the markers mined in scoring.md §2 and our own n-gram mining of the EPITOME Reddit responses
  * (folds 1-4 only; n-grams with high precision for a mechanism level > 0), plus common reflective-listening
  * templates. Apostrophe-less spellings ("im", "youre") are listed because forum and chat text drops them.
+ * Licence note: the lists added with engine 1.5.0 (perspective by self-projection, validation, dismissal,
+ * phatic small talk, concern words) are hand-written from the reflective-listening and emotion
+ * literature, not mined from any corpus; the older `er`, `ip-share` and `ex-ask` lists still hold
+ * entries first found by the EPITOME mining above (academic, non-commercial data).
  *
  * Categories:
  * - `er`: emotional reaction (warmth, concern, support). Weight 2 marks an explicit feeling word
  *   ("sorry", "heartbreaking"), weight 1 a supportive formula ("hang in there", "good luck").
- * - `ip`: interpretation by reflection ("sounds like", "that must be", "I can relate").
+ * - `ip-reflect`, `ip-perspective`, `ip-validate`: interpretation by reflection ("sounds like", "so you're"),
+ *   by perspective-taking ("I can imagine", "that must be") and by validation ("that makes sense").
  * - `ip-share`: interpretation by shared experience ("me too", "I've been there", "I used to").
  * - `er-ip`: shared feeling ("me too", "I feel the same"); EPITOME raters count it as both a reaction and an
  *   interpretation, so it marks both.
@@ -18,6 +23,9 @@ import type { LexiconEntry } from '../lexicon';
  * - `none`: a stock phrase that blocks a shorter marker inside it and counts for nothing.
  * - `ex`: exploration that works without a question mark ("tell me more", "I'm curious").
  * - `ex-ask`: a question opener aimed at the person; counts only in a question (see empathy.ts).
+ * - `perspective`: perspective-taking by putting oneself in their place, with no EPITOME mechanism of its own.
+ * - `phatic`: greetings, goodbyes and laughter (no mechanism; lowers the value).
+ * - `dismiss`: brushing the feeling aside or rushing past it ("at least", "calm down", "could be worse").
  */
 export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
   // ER, explicit feeling for the other person.
@@ -53,7 +61,7 @@ export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
     'thankful for you', "don't do it", 'dont do it', 'please don\'t do it', "that's great", 'thats great', "that's wonderful", "that's awesome", "that's amazing", 'so happy for you', 'be proud', 'good for you',
     'well done', 'great job', 'keep it up', 'stay positive', 'you can get through', 'you will be okay', 'you will be fine', "you'll be fine", 'brighter days', 'better days', 'it will pass', 'this too shall pass',
     'i promise', 'trust me', 'big hugs', 'love to hear', "i'd love to hear", 'frustrating', 'that must suck', 'sucks', 'so unfair', "that's not fair", 'not fair', 'what a shame', 'feel better',
-    'get well', 'feel better soon', "i'm with you", 'doing the right thing', 'did the right thing', 'wonderful news', 'great news', 'good news', 'so happy to hear', 'glad to hear', 'im with you', 'stay with us', 'stick around', 'we need you', 'the world needs you',
+    'get well', 'feel better soon', "i'm with you", 'wonderful news', 'great news', 'good news', 'so happy to hear', 'glad to hear', 'im with you', 'stay with us', 'stick around', 'we need you', 'the world needs you',
   ].map((phrase): LexiconEntry => ({ phrase, category: 'er', weight: 1 })),
 
   // ER and IP at once: a shared feeling.
@@ -62,23 +70,36 @@ export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
     'me as well', 'i know the feeling', 'i know that feeling', 'i feel like this', 'i feel this way', 'i feel that way', 'i know exactly', 'i totally get it', 'i understand how you feel',
   ].map((phrase): LexiconEntry => ({ phrase, category: 'er-ip', weight: 1 })),
 
-  // IP, reflection of what the person feels or went through.
+  // IP by reflection: restating what the person feels or went through (reflective listening).
   ...[
-    'sounds like', 'it sounds', 'that sounds', 'sounds really', 'sounds so', 'sounds hard', 'sounds awful', 'must be', 'must feel', 'must have been', 'must have felt', 'i can imagine', "can't imagine",
-    'cant imagine', 'can only imagine', 'i understand', 'i totally understand', 'i completely understand', 'understandable', "it's understandable", 'i get it', 'i get that', 'i get you', 'i know how you feel',
-    'i know how', 'i know what you', 'i know what it', 'know the feeling', 'know that feeling', 'know what it feels like', "know what it's like", 'i can relate', 'can relate', 'relate to', 'i relate',
-    'you feel like', "you're feeling", 'youre feeling', 'you are feeling', 'you must feel', 'you seem', 'seems like you', 'it seems like you', 'that makes sense', 'makes sense that you', 'it makes sense that you', 'no wonder', 'of course you',
-    'feelings are valid', 'that is valid', "that's valid", 'completely valid', 'totally valid',
-    // Validation and restatement (reflective listening; ESConv's "restatement or paraphrasing").
-    "it's normal to", 'it is normal to', "it's natural to", 'it is natural to', 'normal to feel', 'natural to feel', 'okay to feel', 'ok to feel', 'perfectly normal', 'completely normal',
-    'totally normal', 'anyone would', 'anybody would', 'you mentioned', 'you said that', 'if i understand', 'if i understood', "what i'm hearing", 'what i am hearing', "so you're", 'so you are',
-    'so you feel', 'so you have', 'so what you', 'in other words',
+    'sounds like', 'it sounds', 'that sounds', 'sounds really', 'sounds so', 'sounds hard', 'sounds awful', 'you feel like', "you're feeling", 'youre feeling', 'you are feeling', 'you seem',
+    'seems like you', 'it seems like you', 'you mentioned', 'you said that', 'if i understand', 'if i understood', "what i'm hearing", 'what i am hearing', "so you're", 'so you are', 'so you feel',
+    'so you have', 'so what you', 'in other words', "you've been through", 'you have been through', "you're going through", 'you are going through', 'what you are going through',
+    "what you're going through", 'going through a lot',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'ip-reflect', weight: 1 })),
+  // IP by perspective-taking: imagining or understanding the person's position.
+  ...[
+    'must be', 'must feel', 'must have been', 'must have felt', 'i can imagine', "can't imagine", 'cant imagine', 'can only imagine', 'i understand', 'i totally understand', 'i completely understand',
+    'i get it', 'i get that', 'i get you', 'i know how you feel', 'i know how', 'i know what you', 'i know what it', 'know the feeling', 'know that feeling', 'know what it feels like',
+    "know what it's like", 'i can relate', 'can relate', 'relate to', 'i relate', 'you must feel', 'in your shoes', 'i know you', 'i know this is', "i know it's", 'i know that is', "i know that's",
+    'i realize this', 'i realise this', 'i can see why', 'i can see how', 'i see why', 'i see how',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'ip-perspective', weight: 1 })),
+  // Perspective-taking by putting oneself in the other's place ("I would be scarred for life", "if that were me").
+  ...[
+    'i would be', "i'd be", 'id be', 'i would have', "i'd have", 'i would feel', "i'd feel", 'i would go', "i'd go", 'i would never', "i wouldn't be", 'i would not be', 'if i were', 'if i was',
+    'if that was me', 'if that were me', 'if it was me', 'if it were me', 'if that happened to me', 'put myself in', 'imagine being', 'imagine having', 'imagine losing', 'imagine how', 'had to have been',
+    'must have been', "can't even imagine", 'cant even imagine', 'can not imagine', 'cannot imagine',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'perspective', weight: 1 })),
+  // IP by validation: the feeling is legitimate ("that makes sense", "anyone would").
+  ...[
+    'understandable', "it's understandable", 'that makes sense', 'makes sense that you', 'it makes sense that you', 'no wonder', 'of course you', 'feelings are valid', 'that is valid', "that's valid",
+    'completely valid', 'totally valid', "it's normal to", 'it is normal to', "it's natural to", 'it is natural to', 'normal to feel', 'natural to feel', 'okay to feel', 'ok to feel', 'perfectly normal',
+    'completely normal', 'totally normal', 'anyone would', 'anybody would', 'makes total sense', 'makes complete sense', 'fair enough', 'doing the right thing', 'did the right thing',
+    'right to feel', 'every right to',
     ...['disappointing', 'frustrating', 'scary', 'stressful', 'exhausting', 'overwhelming', 'upsetting', 'painful', 'lonely', 'annoying', 'a lot to deal with', 'a lot to carry'].flatMap(
       (feeling) => [`that's ${feeling}`, `that's so ${feeling}`, `that's really ${feeling}`, `thats ${feeling}`, `that is ${feeling}`, `how ${feeling}`, `must be ${feeling}`],
     ),
-    'i know you', 'i know this is', "i know it's", 'i know that is', "i know that's", 'i realize this', 'i realise this',
-    "you've been through", 'you have been through', "you're going through", 'you are going through', 'what you are going through', "what you're going through", 'going through a lot', 'in your shoes',
-  ].map((phrase): LexiconEntry => ({ phrase, category: 'ip', weight: 1 })),
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'ip-validate', weight: 1 })),
   // IP, shared experience.
   ...[
     'same boat', 'same thing happened', 'the same way', 'felt the same', 'feel the same', 'been there', "i've been there", 'ive been there', 'i have been there', 'i was', 'i had', "i've had", 'ive had',
@@ -105,6 +126,19 @@ export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
     'how long', 'how is', "how's", 'how was', 'what do you', 'what did you', 'what are you', 'what is it', "what's", 'what makes you', 'what made you', 'why do you', 'why did you', 'why are you', 'when did you',
     'where do you', 'who do you', 'is that', 'any idea', 'anything you', 'is anyone', 'do they', 'does your', 'have they', 'has your', 'you ok', 'you okay', 'u ok', 'r u', 'are u', 'do u', 'have u',
   ].map((phrase): LexiconEntry => ({ phrase, category: 'ex-ask', weight: 1 })),
+
+  // Dismissal: minimising the feeling or hurrying the person past it (the opposite of validation).
+  ...[
+    'could be worse', 'could have been worse', 'calm down', "don't be sad", 'dont be sad', "don't cry", 'dont cry', 'cheer up', 'not a big deal', 'no big deal', "it's not that bad",
+    'its not that bad', 'stop worrying', 'look on the bright side', 'happens to everyone', "it's not the end of the world", 'not the end of the world', 'stop crying', 'stop whining',
+    "you're overthinking", 'youre overthinking', 'you are overthinking', "you're being dramatic", 'you are being dramatic', 'no reason to be',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'dismiss', weight: 1 })),
+
+  // Phatic small talk: greetings, goodbyes and laughter are about the conversation, not the person.
+  ...[
+    'hi', 'hello', 'hey there', 'bye', 'goodbye', 'good bye', 'byee', 'haha', 'hahaha', 'hahahaha', 'hah', 'hehe', 'lol', 'lmao', 'nice talking', 'nice chatting', 'great talking', 'great chatting',
+    'have a great day', 'have a good day', 'have a nice day', 'have a great night', 'have a good night', 'have a great rest', 'nice to meet you', 'good morning', 'good afternoon', 'good evening',
+  ].map((phrase): LexiconEntry => ({ phrase, category: 'phatic', weight: 1 })),
 ];
 
 /**
@@ -227,4 +261,17 @@ export const SUGGESTION_PHRASES: readonly string[] = [
   'could you try', 'can you try', 'you should', 'you could', 'you need to', 'you have to', 'you can try', 'maybe you should', 'maybe you could', 'would you consider', 'try to', 'i suggest',
   'i recommend', 'i would suggest', "i'd suggest", 'my advice', 'you might want to', 'you may want to', 'you might try', 'you ought to', 'have you talked to', 'have you spoken to',
   'have you asked', 'is there any way',
+];
+
+/**
+ * Words of concern for someone's suffering, whoever it is ("it's so sad what happened to them", "those
+ * poor kids", "that's cruel"): compassion and moral concern as people express it about a third party,
+ * from a general emotion vocabulary, not mined from any corpus.
+ */
+export const CONCERN_WORDS: readonly string[] = [
+  'sad', 'sadly', 'saddening', 'tragic', 'tragedy', 'tragically', 'heartbreaking', 'heartbroken', 'heartbreak', 'devastating', 'devastated', 'awful', 'terrible', 'horrible', 'horrific',
+  'horrifying', 'dreadful', 'cruel', 'cruelty', 'unfair', 'unjust', 'injustice', 'suffering', 'suffer', 'suffered', 'suffers', 'victim', 'victims', 'poor', 'innocent', 'hurt', 'hurting',
+  'painful', 'pain', 'sorry', 'shame', 'shameful', 'disturbing', 'upsetting', 'heartless', 'inhumane', 'inhuman', 'abuse', 'abused', 'helpless', 'vulnerable',
+  'compassion', 'sympathy', 'empathy', 'grief', 'grieving', 'mourning', 'scary', 'terrifying', 'frightening', 'depressing', 'sickening', 'disgusting', 'appalling',
+  'outrageous', 'scared', 'afraid', 'lonely', 'alone', 'struggling', 'struggle', 'hardship', 'desperate', 'crying', 'cry', 'cried', 'tears', 'traumatic', 'trauma', 'feel', 'feeling', 'felt', 'feelings',
 ];

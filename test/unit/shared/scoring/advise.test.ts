@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { PROFILES } from '../../../../shared/profiles';
 import { scoreText, type DimensionId, type ProfileResult } from '../../../../shared/scoring';
 import { DIMENSION_PHRASES, EMPATHY_UP_PHRASES } from '../../../../shared/scoring/advice-phrases';
+import { rewriteText } from '../../../../shared/rewrite/rewrite';
 import { strengthFor } from '../../../../shared/scoring/advise';
 
 const DIMS: readonly DimensionId[] = ['empathy', 'formality', 'directness', 'hesitation'];
@@ -112,5 +113,89 @@ describe('advice that fits the reply', function () {
       [0.49, 'down', 'full'],
     ];
     for (const [target, dir, strength] of table) expect(strengthFor(target, dir), `${target} ${dir}`).to.equal(strength);
+  });
+
+  describe('advice that agrees with what the reply already does', () => {
+    // Every prompt line and rewrite action of a verdict, as one text.
+    const adviceText = (r: ProfileResult) => [r.advice.suggested_prompt_addition, r.advice.improvement, ...(r.advice.rewrite_guidance ?? []).map((s) => s.action)].join(' | ');
+    interface AgreeCase {
+      name: string;
+      text: string;
+      profile: string;
+      incoming?: string;
+      role?: 'helper' | 'asker';
+      /** Phrases none of the advice may contain. */
+      never: (string | RegExp)[];
+    }
+    const AGREE: AgreeCase[] = [
+      {
+        name: 'a casual reply that contracts is never told "contractions always"',
+        text: "honestly I'd just grab the 6pm train, it's way less packed and you'll still make dinner",
+        profile: 'gen-z-group-chatter',
+        incoming: 'which train should i take tomorrow?',
+        never: [/contractions always/i, 'Use contractions'],
+      },
+      {
+        name: 'a reply that only asks is never told to hedge a claim it did not make',
+        text: 'Wait, which version are you on? And did it break after the update or before?',
+        profile: 'anxious-overthinker',
+        incoming: 'the app keeps crashing',
+        never: [DIMENSION_PHRASES.hesitation.up.full.prompt, DIMENSION_PHRASES.hesitation.up.mild.prompt, /I think/],
+      },
+      {
+        name: 'a duel reply that reflects the situation is never told to reflect back what they told you',
+        text: "It sounds like you've been carrying the whole move on your own while everyone else stayed out of it.",
+        profile: 'empathetic-counselor',
+        incoming: "I've been packing the whole house alone and nobody in my family has helped once.",
+        never: [EMPATHY_UP_PHRASES.ip.prompt, EMPATHY_UP_PHRASES.ip.action, EMPATHY_UP_PHRASES.er.prompt],
+      },
+      {
+        name: 'a reply that already reacts is never told to acknowledge how they feel',
+        text: "Oh no, I'm so sorry. Restart the router and call them tomorrow.",
+        profile: 'grief-support-peer',
+        incoming: 'my internet died again and I have a deadline tonight, I am so stressed',
+        never: [EMPATHY_UP_PHRASES.er.prompt, EMPATHY_UP_PHRASES.er.action],
+      },
+      {
+        name: "a role-play asker's turn gets no helper advice on answering feelings",
+        text: 'I failed my driving test again today and I feel like an idiot.',
+        profile: 'empathetic-counselor',
+        role: 'asker',
+        never: [...Object.values(EMPATHY_UP_PHRASES).flatMap((p) => [p.prompt, p.action]), DIMENSION_PHRASES.empathy.up.mild.prompt, DIMENSION_PHRASES.empathy.down.full.prompt],
+      },
+    ];
+    for (const c of AGREE) {
+      it(c.name, () => {
+        const r = scoreText({ text: c.text, profile: c.profile, incoming: c.incoming, role: c.role, deep: true }).result!;
+        const text = adviceText(r);
+        for (const bad of c.never) {
+          if (typeof bad === 'string') expect(text, c.name).to.not.include(bad);
+          else expect(text, c.name).to.not.match(bad);
+        }
+      });
+    }
+
+    it('gives the same reply as a helper the empathy advice it withholds from an asker', () => {
+      const text = 'I failed my driving test again today and I feel like an idiot.';
+      const helper = scoreText({ text, profile: 'empathetic-counselor', role: 'helper', deep: true }).result!;
+      expect((helper.advice.rewrite_guidance ?? []).map((s) => s.target)).to.include('empathy');
+      const asker = scoreText({ text, profile: 'empathetic-counselor', role: 'asker', deep: true }).result!;
+      expect((asker.advice.rewrite_guidance ?? []).map((s) => s.target)).to.not.include('empathy');
+    });
+
+    it('refuses an unknown role', () => {
+      expect(() => scoreText({ text: 'hi there', profile: 'all', role: 'judge' as 'asker' })).to.throw(/role/);
+    });
+
+    it('never lets a rewrite delete the only empathetic sentence of a reply for a warm profile', () => {
+      const text = "I'm so sorry you're going through this, I hope this helps. Restart the router and wait a minute before you try again.";
+      const incoming = 'My internet keeps dying and I am so stressed, I have a deadline tonight.';
+      for (const profile of ['warm-casual-texter', 'grief-support-peer', 'empathetic-counselor', 'upbeat-support-agent']) {
+        const r = rewriteText({ text, profile, incoming });
+        const fit = (t: string) => scoreText({ text: t, profile, incoming }).result!.dimensions.empathy.fit;
+        expect(fit(r.text), profile).to.be.at.least(fit(text) - 5e-4);
+        expect(r.text, profile).to.match(/sorry/i);
+      }
+    });
   });
 });

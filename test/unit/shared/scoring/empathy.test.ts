@@ -110,7 +110,10 @@ describe('measureEmpathy', () => {
 
   it('lowers the value for contempt', () => {
     const incoming = 'I failed my exam again.';
-    expect(empathy('Have you talked to your teacher? Stop whining and get over it.', incoming).value).to.be.lessThan(empathy('Have you talked to your teacher?', incoming).value);
+    // From a warm start: a bare suggestion alone already sits at the bottom of the scale.
+    expect(empathy('That sounds so hard. Have you talked to your teacher? Stop whining and get over it.', incoming).value).to.be.lessThan(
+      empathy('That sounds so hard. Have you talked to your teacher?', incoming).value,
+    );
   });
 
   it('reports the emotional load of the incoming message and 0 without one', () => {
@@ -166,6 +169,50 @@ describe('measureEmpathy', () => {
 });
 
 describe('emotionalLoad', () => {
+  describe('constructions that carry across communities', () => {
+    const constructsOf = (reply: string, incoming?: string) => empathy(reply, incoming).contributions.map((c) => c.feature);
+    // [reply, construct it must show, construct it must not show]
+    const cases: [string, string, string][] = [
+      ["It sounds like you're exhausted by the night shifts.", 'reflection', 'advice-giving'],
+      ["So it's hard to say no to your friends.", 'reflection', 'phatic'],
+      ['So what do you want to do next week?', 'exploration', 'reflection'],
+      ["You've tried everything they asked of you.", 'restatement', 'advice-giving'],
+      ['I can imagine how lonely that gets.', 'perspective', 'dismissal'],
+      ['I would be scarred for life after that.', 'perspective', 'shared'],
+      ['He was probably terrified the whole time.', 'perspective', 'reaction'],
+      ['That makes sense, anyone would be upset.', 'validation', 'dismissal'],
+      ["It's so sad what happened to those kids.", 'concern', 'phatic'],
+      ['Sorry I misunderstood the question earlier.', 'shared', 'reaction'],
+      ['Calm down, it could be worse.', 'dismissal', 'validation'],
+      ['haha bye, nice talking!', 'phatic', 'reaction'],
+    ];
+    for (const [reply, shows, lacks] of cases) {
+      it(`reads "${reply}" as ${shows}, not ${lacks}`, () => {
+        const features = constructsOf(reply);
+        if (shows !== 'exploration' && shows !== 'shared') expect(features, reply).to.include(shows);
+        expect(features, reply).not.to.include(lacks);
+      });
+    }
+
+    it('does not count a question as exploration in the value (its sign flips between communities)', () => {
+      expect(empathy('When do you get off work tonight?').value).to.equal(BASE);
+    });
+
+    it('rates reflection, perspective and validation above the floor, and dismissal and small talk below a plain line', () => {
+      for (const line of ["It sounds like you're exhausted by the night shifts.", 'I can imagine how lonely that gets.', 'That makes sense, anyone would be upset.']) {
+        expect(empathy(line).value, line).to.be.greaterThan(BASE);
+      }
+      expect(empathy("I'm sorry. Calm down, it could be worse.").value).to.be.lessThan(empathy("I'm sorry.").value);
+      expect(empathy('haha bye, nice talking!').value).to.be.lessThan(BASE);
+    });
+
+    it('counts acknowledgement of their situation in their words only when there is a message', () => {
+      const reply = "You've been covering the night shifts alone for weeks.";
+      const incoming = "I've covered every night shift alone for weeks and I'm exhausted.";
+      expect(empathy(reply, incoming).value).to.be.greaterThan(empathy(reply).value);
+    });
+  });
+
   it('is higher for distress than for a technical question', () => {
     expect(load("I'm terrified, I can't cope with this")).to.be.greaterThan(load("what's the deploy command?"));
     expect(load("what's the deploy command?")).to.equal(0);
