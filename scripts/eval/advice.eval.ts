@@ -52,7 +52,7 @@ export function factsOf(text: string, incoming?: string): ReplyFacts {
 }
 
 /**
- * Counts the advice problems of issue 16 in one deep verdict, from the output alone.
+ * Counts the advice problems (advice that contradicts the reply or its scores) in one deep verdict, from the output alone.
  * @param r - a deep profile result
  * @returns the tally
  */

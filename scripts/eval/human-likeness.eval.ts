@@ -7,7 +7,7 @@ import { atLeast, atMost, info, type EvalRow } from './eval-row';
 
 const METRIC = 'AUROC human_likeness';
 
-/** The bars of issue 16, judged on out-of-domain figures. */
+/** The bars human-likeness is held to, judged on out-of-domain figures. */
 const AUROC_BAR = 0.8;
 const FALSE_FLAG_BAR = 0.1;
 

@@ -1,5 +1,5 @@
 // `npm run eval`: development figures of the scorer on ../shared/datasets/dev, each beside its
-// target. Out-of-domain figures come first and carry the bars (issue 16: the outside measurement
+// target. Out-of-domain figures come first and carry the bars (the outside measurement
 // is on domains the fit never saw); the in-domain ones follow for comparison. Dev data only.
 import type { EvalRow } from './eval-row';
 import * as humanLikeness from './human-likeness.eval';

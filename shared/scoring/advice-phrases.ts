@@ -11,7 +11,7 @@ export type Direction = 'up' | 'down';
  */
 export type Strength = 'full' | 'mild';
 
-/** The conversation the example must fit: grief and distress, or a practical exchange (issue 16). */
+/** The conversation the example must fit: grief and distress, or a practical exchange. */
 export type Situation = 'emotional' | 'practical';
 
 /** One piece of advice: prompt line, rewrite action and an example that fits the situation. */

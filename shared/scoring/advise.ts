@@ -34,7 +34,7 @@ const WARM_PROFILE = 0.8;
 /**
  * The contributions whose spans may stand as evidence for a dimension's advice: the constructions
  * the action names. Directness "down" asks to soften bare instructions and blunt questions, so its
- * evidence is those, never "no" in "Oh no", a lone "?" or "honestly" (issue 16). Dimensions not
+ * evidence is those, never "no" in "Oh no", a lone "?" or "honestly". Dimensions not
  * listed take every contribution that pushed the measure away from the target.
  */
 const EVIDENCE_FEATURES: Partial<Record<`${DimensionId}:${Direction}`, ReadonlySet<string>>> = {
@@ -52,7 +52,7 @@ function directionOf(d: DimensionResult): Direction {
 }
 
 // Judged on the values the result shows (3 decimals): a dimension shown at |delta| = tolerance is
-// within its band, and gets no advice (issue 16).
+// within its band, and gets no advice.
 function isOff(d: DimensionResult): boolean {
   return Math.abs(round(d.delta)) > round(d.tolerance);
 }
@@ -235,7 +235,7 @@ function rewriteSteps(input: AdviceInput): RewriteStep[] {
       example: phrase.example,
     });
   }
-  // A step that gains nothing is not worth an operator's time (issue 16: no "[+0]" steps).
+  // A step that gains nothing is not worth an operator's time (no "[+0]" steps).
   const worth = steps.filter((s) => s.expected_gain > 0);
   worth.sort((a, b) => Number(b.hard) - Number(a.hard) || b.expected_gain - a.expected_gain || (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   // Field by field (same key order as the steps above): object rest and spread cost ~0.3 us each.

@@ -90,7 +90,7 @@ class Lexeme extends Word {
  * Lexemes by the tagger's unique id. A token's value and type are properties of its lexeme, and
  * wink-nlp 2.4.0 never changes a lexeme once it has an id (new words are appended), so one pass for
  * the ids and a lookup here replace two property passes and a toLowerCase per token (~15 us of a
- * 100-word reply, issue 2). The lexeme's {@link Word} carries the facts the measures derive from
+ * 100-word reply). The lexeme's {@link Word} carries the facts the measures derive from
  * its norm, so those are computed once per lexeme too. Stop words are not cached: for a
  * contraction's parts the flag depends on the expansion, not on the lexeme (and reading the flag
  * token by token costs more than the pass). Cleared when full, so a long-lived thread stays bounded.
@@ -140,7 +140,7 @@ function isContentWord(t: Token): boolean {
  * (only the incoming message's stems are ever read). A getter in an object literal puts every
  * analysis in dictionary mode: each a.tokens read in the measures became a hash lookup, and the
  * getter's closure, allocated in old space, kept every analysis alive past young-generation
- * collections (~10% of a call in GC, issue 2).
+ * collections (~10% of a call in GC).
  */
 class TextAnalysis implements Analysis {
   #contentStems: Set<string> | undefined = undefined;
@@ -189,7 +189,7 @@ export function analyze(text: string): Analysis {
   }
 
   // Map wink token index -> our token index (we drop whitespace tokens). A plain array: a typed
-  // array over 64 bytes lives outside the heap and costs ~0.3 us to allocate (issue 2).
+  // array over 64 bytes lives outside the heap and costs ~0.3 us to allocate.
   const indexOf: number[] = new Array<number>(lexemes.length).fill(-1);
   const tokens: Token[] = [];
   let cursor = 0;

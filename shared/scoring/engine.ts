@@ -41,7 +41,7 @@ interface Measured {
 
 /**
  * What scoring a profile needs that does not depend on the reply, built once at module load so
- * scoring all 28 profiles allocates no per-profile weights, sets or keys (issue 2).
+ * scoring all 28 profiles allocates no per-profile weights, sets or keys.
  */
 interface ProfilePlan {
   profile: Profile;
@@ -169,7 +169,7 @@ const NO_DIMENSIONS = Object.freeze({}) as Record<DimensionId, DimensionResult>;
 
 /**
  * Judges the reply against one profile. Ranking all 28 needs only the scores, so `full` false skips
- * the per-dimension and timing records (and their allocations, issue 2); the numbers are computed
+ * the per-dimension and timing records (and their allocations); the numbers are computed
  * by the same code either way.
  */
 function judge(m: Measured, plan: ProfilePlan, deep: boolean, full = true): Verdict {
@@ -212,7 +212,7 @@ function judge(m: Measured, plan: ProfilePlan, deep: boolean, full = true): Verd
   return { profile, eqScore, passed, styleFit, penalty, dimensions, timing, signals };
 }
 
-// Built field by field rather than by spreading (a spread costs ~0.3 us, issue 2). The key order
+// Built field by field rather than by spreading (a spread costs ~0.3 us). The key order
 // is the order judge() builds, so the JSON is unchanged.
 function roundDimension(d: DimensionResult): DimensionResult {
   const r: DimensionResult = {
@@ -344,7 +344,7 @@ export function scoreText(input: ScoreInput): ScoreResult {
 
 /**
  * Scores a reply against all 28 profiles and gives the full verdict (dimensions, signals, advice)
- * of the `weakest` worst-fitting ones: the stress test's weakness map (issue 11). The reply is
+ * of the `weakest` worst-fitting ones: the stress test's weakness map. The reply is
  * measured once; the ranking and the verdicts are the same numbers {@link scoreText} gives for
  * profile "all" and for each profile alone.
  * @param input - the reply, optional delay and incoming message (the profile is ignored: all are scored)

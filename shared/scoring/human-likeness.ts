@@ -405,7 +405,7 @@ export function predictHumanLikeness(model: HumanLikenessModel, r0: RawHumanLike
 /**
  * Upper bound from canned assistant text: 1 minus the combined penalty of those signals. A reply
  * that is mostly stock phrases ("Certainly! I hope this helps!") cannot read as human however short
- * it is; shrinkage toward the human prior would otherwise let a 5-word reply score 84 (issue 16).
+ * it is; shrinkage toward the human prior would otherwise let a 5-word reply score 84.
  * One stock phrase caps at 0.65, two at 0.42; 0.1% of human Reddit replies carry one (scoring.md §6).
  */
 function cannedCap(r: RawHumanLikenessFeatures): number {

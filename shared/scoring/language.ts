@@ -10,7 +10,7 @@ export const SCORED_LANGUAGE = 'en';
 
 /**
  * Letters below which a text's language is not judged: "ok", "lol same" or "gracias" cannot be
- * told apart reliably, so short texts are scored (issue 16).
+ * told apart reliably, so short texts are scored.
  */
 export const MIN_LETTERS = 20;
 

@@ -9,7 +9,7 @@ export function sigmoid(x: number): number {
 }
 
 // The same `10 ** digits` values, computed once: the exponentiation showed up in profiles of the
-// dozens of rounds per result (issue 2).
+// dozens of rounds per result.
 const POWERS_OF_TEN = [0, 1, 2, 3, 4, 5, 6].map((digits) => 10 ** digits);
 
 /** Rounds for output only (3 decimals by default); measures keep full precision. */

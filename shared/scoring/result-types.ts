@@ -139,7 +139,7 @@ export interface ScoreResult {
 
 /**
  * A reply judged against every profile with the full verdict of the worst-fitting ones (the stress
- * test's weakness map, issue 11): the reply is analysed once for all of it.
+ * test's weakness map): the reply is analysed once for all of it.
  */
 export interface WeaknessMapResult extends ScoreResult {
   /** Every profile, best first (as with profile = "all"). */

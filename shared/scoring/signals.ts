@@ -174,7 +174,7 @@ const candidateCache = new WeakMap<Analysis, Uint8Array>();
 
 /**
  * Flags by rule slot: 1 when the rule's trigger words all occur in the analysis (memoized per
- * analysis). Flat arrays rather than a map and a set per reply (speed, issue 2).
+ * analysis). Flat arrays rather than a map and a set per reply (speed).
  */
 function candidates(a: Analysis): Uint8Array {
   let live = candidateCache.get(a);
@@ -278,7 +278,7 @@ const BOILERPLATE: readonly GuardedRule[] = indexRules([
   },
   { re: /\bif you have any (?:other|more|further|additional) questions\b/g, triggers: ['questions'], anchor: 'end' },
   { re: /\bis there anything else (?:i can (?:help|assist) you with|you(?:'d| would) like)\b/g, triggers: ['anything'], anchor: 'end' },
-  // Customer-service stock phrases (issue 16: a polished support reply built from them read as 99.8
+  // Customer-service stock phrases (a polished support reply built from them read as 99.8
   // human). Canned empathy and thanks, not the plain "sorry" or "thanks" people write.
   {
     re: /\bi (?:completely |totally |fully |truly )?understand (?:how (?:frustrating|stressful|difficult|upsetting|concerning|disappointing|inconvenient|overwhelming)|your (?:frustration|concern|concerns|disappointment))\b/g,
@@ -584,7 +584,7 @@ function anchored(a: Analysis, pos: number, anchor: Anchor): boolean {
 
 function hit(id: string, count: number, spans: Span[], overrides: Partial<RuleMeta> = {}): SignalHit {
   const meta = RULES[id];
-  // Field by field in RuleMeta's key order, as the spreads built it (a spread costs ~0.3 us, issue 2).
+  // Field by field in RuleMeta's key order, as the spreads built it (a spread costs ~0.3 us).
   return {
     id,
     count,
@@ -716,7 +716,7 @@ const allHitsCache = new WeakMap<Analysis, SignalHit[]>();
  * included whenever the text itself qualifies; {@link detectSignals} then keeps those the profile
  * context allows. compareHits is a total order on distinct ids, so filtering this sorted list gives
  * exactly the order a sort of the kept hits would (speed: scoring all 28 profiles costs one
- * detection plus 28 cheap filters, issue 2).
+ * detection plus 28 cheap filters).
  */
 function allHits(a: Analysis): SignalHit[] {
   const cached = allHitsCache.get(a);

@@ -87,7 +87,7 @@ export function modelTiming(input: TimingInput, tempo: Tempo): TimingModel {
 
 /**
  * The fit alone of {@link modelTiming}, by the same arithmetic and without its records: ranking
- * all 28 profiles needs nothing else (issue 2).
+ * all 28 profiles needs nothing else.
  * @param input - the exchange
  * @param tempo - the profile's tempo
  * @returns the fit in 0..1

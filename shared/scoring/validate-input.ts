@@ -16,7 +16,7 @@ export function validateScoreInput(input: ScoreInput): void {
     throw new ScoringInputError('text_too_long', 'text', `text is ${input.text.length} characters; the limit is ${MAX_TEXT_CHARS}`);
   }
   // Lexicons, weights and advice are English: a confidently non-English reply is refused, never
-  // scored as if it were English (issue 16). Short or ambiguous texts are scored.
+  // scored as if it were English. Short or ambiguous texts are scored.
   const language = unsupportedLanguageOf(input.text);
   if (language !== undefined) throw new ScoringInputError('unsupported_language', 'text', unsupportedLanguageMessage(language));
   if (input.incoming !== undefined) {

@@ -5,7 +5,7 @@ let slots = 0;
  * A normalized token text, shared by every token of one lexeme of the tagger. Each measure derives
  * a few facts from a token's norm (is it a pronoun, a trigger word, a listed contraction); kept
  * here, each fact is computed once per lexeme per thread, and reading it per token is a property
- * load instead of a map lookup (about a dozen lookups per token across the measures, issue 2).
+ * load instead of a map lookup (about a dozen lookups per token across the measures).
  */
 export class Word {
   /** Facts by slot, filled on first use; sized for every slot taken so far, so it rarely regrows. */
