@@ -4,6 +4,8 @@ import { roomClaimMessage } from '../../../../api/roleplay/secret-claim';
 import { createLogger } from '../../../../shared/logger';
 import { startWorkers, type WorkerRuntime } from '../../../../workers/main';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
+import { seedLedgerRow } from '../../../helpers/ledger-seed';
+import { until } from '../../../helpers/until';
 import { signPayment, type SignedPayment } from '../../../helpers/x402-payments';
 
 const URL = `${PUBLIC_BASE_URL}/api/roleplay`;
@@ -74,5 +76,31 @@ describe("the opener's session secret across a 504 settlement_pending", function
     expect(again.body.session_secret).to.equal(null);
     expect(before - (await paid.balanceOf(opener.address))).to.equal(BigInt(PRICE));
     expect(await paid.count('ledger_sessions')).to.equal(1);
+  });
+
+  it("delivers a loyal opener's secret on the retry though its own settlement moved the wallet's quote", async function () {
+    const opener = paid.payers[6];
+    // Nine settled sessions: this opening is the tenth, and its settlement turns the loyalty discount on.
+    for (let i = 0; i < 9; i++) await seedLedgerRow(paid.stack.deps.dataSource, { payer: opener.address.toLowerCase(), product: 'simulate', tier: 'basic', amount: 50_000 });
+    const quoted = await paid.stack.http.get(`/api/roleplay?wallet_address=${opener.address}`);
+    expect(quoted.body.accepts[0].amount).to.equal(String(PRICE));
+    const before = await paid.balanceOf(opener.address);
+    await worker?.close();
+    worker = undefined;
+    const signed = await signPayment(opener, paid.requirement(PRICE), URL);
+    const post = (headers: Record<string, string> = {}) =>
+      paid.stack.http.post('/api/roleplay').set('PAYMENT-SIGNATURE', signed.header).set(headers).send({ wallet_address: opener.address });
+
+    const first = await post();
+    expect([first.status, first.body.error?.code]).to.deep.equal([504, 'settlement_pending']);
+    worker = await startWorkers(paid.stack.config, createLogger(paid.stack.config, 'test-worker'));
+    await until(async () => before - (await paid.balanceOf(opener.address)) === BigInt(PRICE), 15_000, 'the opening to settle');
+    await until(async () => (await paid.stack.http.get(`/api/roleplay?wallet_address=${opener.address}`)).body.accepts[0].amount !== String(PRICE), 15_000, 'the quote to move');
+
+    const claimed = await post({ 'X-ROLEPLAY-CLAIM': await claim(opener, signed) });
+    expect(claimed.status, JSON.stringify(claimed.body)).to.equal(200);
+    expect(claimed.body.session_secret).to.match(/^hlr_/);
+    expect(claimed.body.state).to.equal('open');
+    expect(before - (await paid.balanceOf(opener.address))).to.equal(BigInt(PRICE));
   });
 });
