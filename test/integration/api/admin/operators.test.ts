@@ -1,32 +1,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../../api/app';
-import { main } from '../../../../cli/main';
 import { writeStackDatabaseUrl } from '../../../../shared/stack-files';
 import { createLogger } from '../../../../shared/logger';
 import { hashToken } from '../../../../shared/operators/credentials';
 import { simulateBody } from '../../../fixtures/builders';
 import { queuePrefix } from '../../../helpers/redis';
 import { startTestStack, type TestStack } from '../../../helpers/stack';
+import { runCli } from '../../../helpers/cli';
 
 const SOL_TREASURY = 'So11111111111111111111111111111111111111112';
 const WALLET = '0x1111111111111111111111111111111111111111';
 
-async function cli(argv: string[], databaseUrl: string | NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const env = typeof databaseUrl === 'string' ? { DATABASE_URL: databaseUrl } : databaseUrl;
-  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, color: false }, env);
-  return { code, out, err };
-}
+const cli = runCli;
 
 interface Minted {
   id: string;

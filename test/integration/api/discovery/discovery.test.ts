@@ -1,6 +1,5 @@
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import path from 'node:path';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { BAZAAR, validateDiscoveryExtension, validateDiscoveryExtensionSpec, type DiscoveryExtension } from '@x402/extensions/bazaar';
@@ -10,9 +9,9 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import { apiOperations } from '../../../../api/routes';
-import { main } from '../../../../cli/main';
 import { PRODUCTS } from '../../../../shared/products';
 import { startTestStack, type TestStack } from '../../../helpers/stack';
+import { runCli } from '../../../helpers/cli';
 
 const ORIGIN = 'https://humanlike.example';
 const TREASURY = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -53,16 +52,7 @@ function loadJson(name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
 }
 
-async function cli(argv: string[], databaseUrl: string): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdin: new PassThrough(), stdout, stderr, color: false }, { DATABASE_URL: databaseUrl });
-  return { code, out, err };
-}
+const cli = runCli;
 
 describe('discovery documents', function () {
   this.timeout(60_000);
