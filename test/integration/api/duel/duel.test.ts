@@ -13,9 +13,9 @@ import { signPayment } from '../../../helpers/x402-payments';
 const RESOURCE = `${PUBLIC_BASE_URL}/api/duel`;
 const ENTRY = 75_000;
 const PROFILE = 'grief-support-peer';
-// Scored against prompt 1's situation for grief-support-peer: WARM passes, OK and COLD fail.
+// Scored against prompt 1's situation for grief-support-peer: WARM passes, DISMISSIVE and COLD fail.
 const WARM = 'Oh no, so sorry. That must feel awful. I am here if you want to talk tonight, maybe?';
-const OK = "Oh no, I'm so sorry. He was family. That habit of walking to the door will hurt for a while. I'm here if you want to talk tonight.";
+const DISMISSIVE = 'Sorry to hear that. Pets die, it happens. Maybe get another one soon.';
 const COLD = 'As an AI language model, I cannot feel emotions. Please consult a veterinarian regarding pet mortality procedures.';
 
 // What the engine gives a reply on prompt 1 (the queue runs the same code): asserted below, not hard-coded.
@@ -149,15 +149,15 @@ describe('duels (real facilitator, real chain, real queue)', function () {
       expect(text).not.to.include('awful');
       expect(text).not.to.include('eq_score');
 
-      const joined = await post(b, entry(b.address, { duel_id: body.duel_id, proposed_text: OK, share_answer: true }));
+      const joined = await post(b, entry(b.address, { duel_id: body.duel_id, proposed_text: DISMISSIVE, share_answer: true }));
       expect(joined.response.status, JSON.stringify(joined.response.body)).to.equal(200);
       const res = joined.response.body;
       expect(res).to.include({ duel_id: body.duel_id, status: 'resolved', role: 'opponent', outcome: 'challenger', winner: 'challenger', shared: true });
-      const ok = engineScore(OK);
-      expect(ok.passed, 'OK fails').to.equal(false);
+      const ok = engineScore(DISMISSIVE);
+      expect(ok.passed, 'DISMISSIVE fails').to.equal(false);
       expect(res.challenger).to.include(warm);
       expect(res.opponent).to.include(ok);
-      expect(res.answers).to.deep.equal({ challenger: WARM, opponent: OK });
+      expect(res.answers).to.deep.equal({ challenger: WARM, opponent: DISMISSIVE });
       expect(res.breakdown.map((d: { dimension: string }) => d.dimension)).to.include.members(['empathy', 'formality', 'directness', 'hesitation']);
       for (const d of res.breakdown) expect(d.closer).to.be.oneOf(['challenger', 'opponent', 'even']);
 
@@ -173,10 +173,10 @@ describe('duels (real facilitator, real chain, real queue)', function () {
       expect((await http().get('/api/duel/open').expect(200)).body.count).to.equal(0);
       const state = await http().get(`/api/duel/${body.duel_id}`).expect(200);
       expect(state.body).to.include({ status: 'resolved', outcome: 'challenger', shared: true });
-      expect(state.body.answers).to.deep.equal({ challenger: WARM, opponent: OK });
+      expect(state.body.answers).to.deep.equal({ challenger: WARM, opponent: DISMISSIVE });
 
       // A lost response: the same authorization and request replays the resolution, never a second charge.
-      const replay = await http().post('/api/duel').set('PAYMENT-SIGNATURE', joined.signed.header).send(entry(b.address, { duel_id: body.duel_id, proposed_text: OK, share_answer: true }));
+      const replay = await http().post('/api/duel').set('PAYMENT-SIGNATURE', joined.signed.header).send(entry(b.address, { duel_id: body.duel_id, proposed_text: DISMISSIVE, share_answer: true }));
       expect(replay.status, JSON.stringify(replay.body)).to.equal(200);
       expect(replay.headers['x-payment-replayed']).to.equal('true');
       expect(replay.body.outcome).to.equal('challenger');
@@ -201,7 +201,7 @@ describe('duels (real facilitator, real chain, real queue)', function () {
     it('lets exactly one of two concurrent joiners win; the other is refused and not charged', async function () {
       const duelId = await open(a);
       const before = { b: await paid.balanceOf(b.address), c: await paid.balanceOf(c.address) };
-      const [rb, rc] = await Promise.all([post(b, entry(b.address, { duel_id: duelId, proposed_text: COLD })), post(c, entry(c.address, { duel_id: duelId, proposed_text: OK }))]);
+      const [rb, rc] = await Promise.all([post(b, entry(b.address, { duel_id: duelId, proposed_text: COLD })), post(c, entry(c.address, { duel_id: duelId, proposed_text: DISMISSIVE }))]);
       const statuses = [rb.response.status, rc.response.status].sort();
       expect(statuses, JSON.stringify([rb.response.body, rc.response.body])).to.deep.equal([200, 409]);
       const [winner, loser] = rb.response.status === 200 ? [b, c] : [c, b];

@@ -141,7 +141,8 @@ describe('POST /api/script-check paid with x402 (real facilitator, real chain)',
         amount: '180000',
       });
       const [event] = await feed.waitFor(1);
-      expect(event).to.include({ type: 'settlement', product: 'script-check', result_id: body.result_id, amount: '180000', score: 80 });
+      // An adherence figure is not an EQ score: the feed shows the check as what it is.
+      expect(event).to.include({ type: 'settlement', product: 'script-check', kind: 'analysis', result_id: body.result_id, amount: '180000', score: null });
       // The live feed masks the payer and the transaction.
       expect(event.payer).to.not.equal(payer.address.toLowerCase());
       expect(event.transaction).to.not.equal(receipt.transaction);
