@@ -11,6 +11,7 @@ async function tables(ds: DataSource): Promise<string[]> {
 }
 
 const EXPECTED_TABLES = [
+  'aei_companies',
   'bundle_redemptions',
   'bundles',
   'calibration_shares',
