@@ -10,6 +10,7 @@ import { aeiProgramOperations } from './aei-programs/aei-programs.openapi';
 import { aeiProgramRoutes } from './aei-programs/aei-programs.routes';
 import { companyOperations } from './aei-company/company.openapi';
 import { companyRoutes } from './aei-company/company.routes';
+import { guideRoutes } from './aei-company/guide.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleProduct } from './bundles/bundles.product';
@@ -221,6 +222,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     communityReviewRoutes(deps),
     aeiProgramRoutes(deps),
     companyRoutes(deps, stripe),
+    guideRoutes(deps),
     liveRoutes(),
     adminRoutes(deps),
     operatorRoutes(deps),

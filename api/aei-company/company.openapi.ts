@@ -2,6 +2,8 @@ import type { OperationSpec } from '../http/openapi/operation';
 import { COMPANY_TOKEN, tokenPattern } from '../http/program-token';
 import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
 import { COMPANY_TERMS_VERSION } from './company-terms';
+import { guideRequestSchema, guideResponseSchema } from './guide.schema';
+import { GUIDE_BUNDLE_LIMIT, GUIDE_CALLER_LIMIT, GUIDE_REPLAY_SECONDS, GUIDE_WINDOW_SECONDS } from './guide.service';
 import {
   companyCheckoutRequestSchema,
   companyCheckoutSchema,
@@ -85,5 +87,34 @@ export const companyOperations: OperationSpec[] = [
     tags: ['programs'],
     headers: COMPANY_TOKEN_HEADER,
     responses: { '200': { description: 'The usage.', schema: companyUsageSchema }, '401': COMPANY_UNAUTHORIZED, '500': COMMON_RESPONSES['500'] },
+  },
+  {
+    method: 'post',
+    path: '/api/aei/guide',
+    operationId: 'guideDraft',
+    summary: "Server-to-server guidance for an agent's draft: the engine's advice and machine-like signal codes with UTF-16 offsets for a target profile.",
+    description:
+      'No payment, no action on the caller\'s host, and no text kept: the draft and its situation are scored in memory and discarded, never written to ' +
+      'PostgreSQL, Redis or a log, in the clear or as a plain hash; the answer holds codes, numbers and offsets, never a quote of the draft. ' +
+      `Allowance: with ${COMPANY_TOKEN.header} one of the company's period guide calls (429 guide_allowance_exhausted when none is left); ` +
+      `with X-BUNDLE-TOKEN a bucket of its own, ${GUIDE_BUNDLE_LIMIT} calls per ${GUIDE_WINDOW_SECONDS} s, spending no credit; without a token ` +
+      `${GUIDE_CALLER_LIMIT} calls per ${GUIDE_WINDOW_SECONDS} s per caller (a keyed hash of the client address), then 429 guide_rate_limited with Retry-After. ` +
+      'A token that is sent must be valid (401 otherwise); with both, the company token counts. ' +
+      `Idempotency-Key (optional, 1-200 printable characters): the same key with the same inputs replays the answer for ${GUIDE_REPLAY_SECONDS} s ` +
+      'using no allowance; with other inputs it is 409 idempotency_conflict. Only a keyed fingerprint (HMAC) of the inputs and the answer are kept for it.',
+    tags: ['programs'],
+    headers: [
+      { name: COMPANY_TOKEN.header, description: 'Optional: the company token (counts against its guide calls).', schema: { type: 'string', pattern: tokenPattern(COMPANY_TOKEN) } },
+      { name: 'X-BUNDLE-TOKEN', description: 'Optional: a bundle token (its own rate bucket; no credit is spent).', schema: { type: 'string' } },
+      { name: 'Idempotency-Key', description: 'Optional: replays the answer for the same inputs.', schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,200}$' } },
+    ],
+    body: guideRequestSchema,
+    responses: {
+      '200': { description: 'The guidance.', schema: guideResponseSchema },
+      '401': { description: 'A company or bundle token was sent that is missing, unknown or inactive.', schema: errorBodySchema },
+      '409': { description: 'idempotency_conflict (the key was used with other inputs) or idempotency_in_progress (Retry-After).', schema: errorBodySchema },
+      '429': { description: 'guide_rate_limited (Retry-After) or guide_allowance_exhausted.', schema: errorBodySchema },
+      ...COMMON_RESPONSES,
+    },
   },
 ];
