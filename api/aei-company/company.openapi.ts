@@ -1,6 +1,7 @@
 import type { OperationSpec } from '../http/openapi/operation';
 import { COMPANY_TOKEN, tokenPattern } from '../http/program-token';
-import { COMMON_RESPONSES, errorBodySchema } from '../http/responses.schema';
+import { COMMON_RESPONSES, credentialResponses, errorBodySchema } from '../http/responses.schema';
+import { bundleOutcomeRequestSchema, companyOutcomeRequestSchema, evidenceSchema, outcomeRecordedSchema } from './outcome.schema';
 import { COMPANY_TERMS_VERSION } from './company-terms';
 import { guideRequestSchema, guideResponseSchema } from './guide.schema';
 import { GUIDE_BUNDLE_LIMIT, GUIDE_CALLER_LIMIT, GUIDE_REPLAY_SECONDS, GUIDE_WINDOW_SECONDS } from './guide.service';
@@ -116,5 +117,51 @@ export const companyOperations: OperationSpec[] = [
       '429': { description: 'guide_rate_limited (Retry-After) or guide_allowance_exhausted.', schema: errorBodySchema },
       ...COMMON_RESPONSES,
     },
+  },
+  {
+    method: 'post',
+    path: '/api/aei/company/outcome',
+    operationId: 'reportCompanyOutcome',
+    summary: 'Report an outcome for a period: one rate before and after using the guidance, with the conversation counts.',
+    description:
+      `${COMPANY} Numbers only; one report per metric and period (a second is 409 outcome_already_reported and the first stands). ` +
+      'The period starts on or before its end and ends no later than today (422 naming the field otherwise). Reports enter GET /api/operator/aei-evidence, ' +
+      'where figures from fewer than five companies are withheld.',
+    tags: ['programs'],
+    headers: COMPANY_TOKEN_HEADER,
+    body: companyOutcomeRequestSchema,
+    responses: {
+      '201': { description: 'Stored.', schema: outcomeRecordedSchema },
+      '401': COMPANY_UNAUTHORIZED,
+      '409': { description: 'outcome_already_reported.', schema: errorBodySchema },
+      ...COMMON_RESPONSES,
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/aei/outcome',
+    operationId: 'reportBundleOutcome',
+    summary: 'A bundle holder reports one conversation where it used the advice: the eq_score before and after, and whether it was resolved.',
+    description:
+      'X-BUNDLE-TOKEN required (401 bundle_token_required or invalid_bundle_token otherwise); no credit is spent and no text is sent or kept. ' +
+      'Reports enter GET /api/operator/aei-evidence, withheld while fewer than five bundles reported.',
+    tags: ['programs'],
+    headers: [{ name: 'X-BUNDLE-TOKEN', description: 'The bundle token.', schema: { type: 'string' }, required: true }],
+    body: bundleOutcomeRequestSchema,
+    responses: {
+      '201': { description: 'Stored.', schema: outcomeRecordedSchema },
+      '401': { description: 'bundle_token_required or invalid_bundle_token.', schema: errorBodySchema },
+      ...COMMON_RESPONSES,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/operator/aei-evidence',
+    operationId: 'getAeiEvidence',
+    summary: "Evidence across the company program: guide calls, outcome reports pooled per metric with the uplift's 95% interval, and bundle reports.",
+    description: 'Any figure resting on fewer than five companies (bundles, for bundle reports) is null with suppressed: true. No company is named.',
+    tags: ['operators'],
+    security: 'operatorToken',
+    responses: { '200': { description: 'The evidence.', schema: evidenceSchema }, ...credentialResponses('operator'), '500': COMMON_RESPONSES['500'] },
   },
 ];

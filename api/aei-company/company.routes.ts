@@ -13,6 +13,10 @@ import { startCompanyCheckout } from './company-checkout';
 import { COMPANY_TERMS, COMPANY_TERMS_HASH } from './company-terms';
 import { companyCheckoutRequestSchema, companyClaimRequestSchema, type CompanyCheckoutRequest, type CompanyClaimRequest } from './company.schema';
 import { activateCompany, findCompanyByTokenHash, type CompanyRow } from './company.store';
+import { bundleOutcomeRequestSchema, companyOutcomeRequestSchema, type BundleOutcomeRequest, type CompanyOutcomeRequest } from './outcome.schema';
+import { loadEvidence, recordBundleOutcome, recordCompanyOutcome } from './outcome.store';
+import { findBundleByTokenHash } from '../payments/bundle-credit/bundle-store';
+import { BUNDLE_TOKEN_HEADER, bundleTokenHashFrom, invalidBundleToken } from '../payments/bundle-credit/bundle-token';
 
 // The company a request's token found, kept beside the context rather than on the shared state type.
 const companies = new WeakMap<AppContext, CompanyRow>();
@@ -136,6 +140,42 @@ export function companyRoutes(deps: AppDeps, stripe: CardProcessor): Router<AppS
 
   router.get('/api/aei/company/usage', companyTokenGuard(deps, { active: true }), async (ctx: AppContext) => {
     ctx.body = presentUsage(companyOf(ctx), new Date());
+  });
+
+  router.post('/api/aei/company/outcome', companyTokenGuard(deps, { active: true }), validateBody(companyOutcomeRequestSchema), async (ctx: AppContext) => {
+    const report = ctx.state.body as CompanyOutcomeRequest;
+    const today = new Date().toISOString().slice(0, 10);
+    const bad = report.period.start > report.period.end ? '/period/start' : report.period.end > today ? '/period/end' : undefined;
+    if (bad) {
+      throw new AppError(422, 'validation_failed', 'The period must start on or before its end, and end no later than today (UTC).', {
+        details: { fields: [{ path: bad, rule: 'period', message: bad === '/period/start' ? 'is after the end' : 'is in the future' }] },
+      });
+    }
+    const id = await recordCompanyOutcome(ds, companyOf(ctx).id, report);
+    ctx.status = 201;
+    ctx.body = { outcome_id: id, uplift: Math.round((report.after.rate - report.before.rate) * 10_000) / 10_000 };
+  });
+
+  const bundles = new WeakMap<AppContext, string>();
+  const requireBundle = async function requireBundleToken(ctx: AppContext, next: Next): Promise<void> {
+    ctx.set('Cache-Control', 'no-store');
+    const bundle = await findBundleByTokenHash(ds, bundleTokenHashFrom(ctx.get(BUNDLE_TOKEN_HEADER)));
+    if (!bundle) throw invalidBundleToken();
+    bundles.set(ctx, bundle.id);
+    await next();
+  };
+
+  router.post('/api/aei/outcome', requireBundle, validateBody(bundleOutcomeRequestSchema), async (ctx: AppContext) => {
+    const report = ctx.state.body as BundleOutcomeRequest;
+    const id = await recordBundleOutcome(ds, bundles.get(ctx)!, report);
+    ctx.status = 201;
+    ctx.body = { outcome_id: id, uplift: Math.round((report.eq_score_after - report.eq_score_before) * 100) / 100 };
+  });
+
+  // Guarded before routing by the operator credential, as every path under /api/operator.
+  router.get('/api/operator/aei-evidence', async (ctx: AppContext) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await loadEvidence(ds);
   });
 
   return router;

@@ -11,7 +11,9 @@ async function tables(ds: DataSource): Promise<string[]> {
 }
 
 const EXPECTED_TABLES = [
+  'aei_bundle_outcomes',
   'aei_companies',
+  'aei_company_outcomes',
   'bundle_redemptions',
   'bundles',
   'calibration_shares',
