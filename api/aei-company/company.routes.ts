@@ -106,7 +106,7 @@ export function companyRoutes(deps: AppDeps, stripe: CardProcessor): Router<AppS
     ctx.body = await startCompanyCheckout(ds, processor, plan, requestOrigin(deps.config.payments, ctx), ctx.state.log);
   });
 
-  router.post('/api/aei/company/claim', companyTokenGuard(deps, { active: false }), validateBody(companyClaimRequestSchema), async (ctx: AppContext) => {
+  router.post('/api/aei/company/claim', validateBody(companyClaimRequestSchema), companyTokenGuard(deps, { active: false }), async (ctx: AppContext) => {
     const body = ctx.state.body as CompanyClaimRequest;
     const company = companyOf(ctx);
     if (body.terms_version !== COMPANY_TERMS.version || body.terms_hash !== COMPANY_TERMS_HASH) {
@@ -142,7 +142,7 @@ export function companyRoutes(deps: AppDeps, stripe: CardProcessor): Router<AppS
     ctx.body = presentUsage(companyOf(ctx), new Date());
   });
 
-  router.post('/api/aei/company/outcome', companyTokenGuard(deps, { active: true }), validateBody(companyOutcomeRequestSchema), async (ctx: AppContext) => {
+  router.post('/api/aei/company/outcome', validateBody(companyOutcomeRequestSchema), companyTokenGuard(deps, { active: true }), async (ctx: AppContext) => {
     const report = ctx.state.body as CompanyOutcomeRequest;
     const today = new Date().toISOString().slice(0, 10);
     const bad = report.period.start > report.period.end ? '/period/start' : report.period.end > today ? '/period/end' : undefined;
@@ -165,7 +165,7 @@ export function companyRoutes(deps: AppDeps, stripe: CardProcessor): Router<AppS
     await next();
   };
 
-  router.post('/api/aei/outcome', requireBundle, validateBody(bundleOutcomeRequestSchema), async (ctx: AppContext) => {
+  router.post('/api/aei/outcome', validateBody(bundleOutcomeRequestSchema), requireBundle, async (ctx: AppContext) => {
     const report = ctx.state.body as BundleOutcomeRequest;
     const id = await recordBundleOutcome(ds, bundles.get(ctx)!, report);
     ctx.status = 201;
