@@ -11,6 +11,8 @@ import { aeiProgramRoutes } from './aei-programs/aei-programs.routes';
 import { companyOperations } from './aei-company/company.openapi';
 import { companyRoutes } from './aei-company/company.routes';
 import { guideRoutes } from './aei-company/guide.routes';
+import { aeiOutreachOperations } from './aei-outreach/aei-outreach.openapi';
+import { aeiOutreachRoutes } from './aei-outreach/aei-outreach.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleProduct } from './bundles/bundles.product';
@@ -154,6 +156,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...communityReviewOperations,
     ...aeiProgramOperations,
     ...companyOperations,
+    ...aeiOutreachOperations,
     ...liveOperations,
     ...adminOperations,
     ...operatorOperations,
@@ -223,6 +226,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     aeiProgramRoutes(deps),
     companyRoutes(deps, stripe),
     guideRoutes(deps),
+    aeiOutreachRoutes(deps),
     liveRoutes(),
     adminRoutes(deps),
     operatorRoutes(deps),
