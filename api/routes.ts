@@ -8,6 +8,11 @@ import { PRODUCTS } from '../shared/products';
 import { adminOperations } from './admin/admin.openapi';
 import { aeiProgramOperations } from './aei-programs/aei-programs.openapi';
 import { aeiProgramRoutes } from './aei-programs/aei-programs.routes';
+import { companyOperations } from './aei-company/company.openapi';
+import { companyRoutes } from './aei-company/company.routes';
+import { guideRoutes } from './aei-company/guide.routes';
+import { aeiOutreachOperations } from './aei-outreach/aei-outreach.openapi';
+import { aeiOutreachRoutes } from './aei-outreach/aei-outreach.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { bundleProduct } from './bundles/bundles.product';
@@ -150,6 +155,8 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...proofCardOperations,
     ...communityReviewOperations,
     ...aeiProgramOperations,
+    ...companyOperations,
+    ...aeiOutreachOperations,
     ...liveOperations,
     ...adminOperations,
     ...operatorOperations,
@@ -217,6 +224,9 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     proofCardRoutes(deps, operations),
     communityReviewRoutes(deps),
     aeiProgramRoutes(deps),
+    companyRoutes(deps, stripe),
+    guideRoutes(deps),
+    aeiOutreachRoutes(deps),
     liveRoutes(),
     adminRoutes(deps),
     operatorRoutes(deps),

@@ -292,3 +292,49 @@ export const CARD_RENEWAL_TERMS = Object.freeze({
 export function cardPack(id: string): CardPack | undefined {
   return CARD_PACKS.find((p) => p.id === id);
 }
+
+/**
+ * The company program (section 4.4): one card payment buys one period of guidance for a company's
+ * agents. The embedded-check credits are basic credits on a card bundle of the company's own, granted
+ * by the card packs' grant path when the payment settles; the guide calls and sponsorship slots are
+ * counted on the company's program token.
+ */
+export interface CompanyPlan {
+  /** The plan id a company checkout records as the purchase's `pack`. */
+  readonly id: string;
+  /** The price as a decimal USD string, as published. */
+  readonly priceUsd: string;
+  /** The price in cents: what the card processor charges and what the grant checks. */
+  readonly amountCents: number;
+  /** ISO currency code in lowercase, as the card processor writes it. */
+  readonly currency: 'usd';
+  /** Embedded-check credits (basic credits on the company's bundle) granted when the payment settles. */
+  readonly credits: number;
+  /** `POST /api/aei/guide` calls with the company token in one period. */
+  readonly guideCalls: number;
+  /** Agents the company may sponsor in the pilot during the period. */
+  readonly sponsorshipSlots: number;
+  /** Length of the period, from the claim that activates it. */
+  readonly periodDays: number;
+}
+
+/** The company program's one plan. */
+export const COMPANY_PLAN: CompanyPlan = Object.freeze({
+  id: 'aei-company',
+  priceUsd: '250.00',
+  amountCents: 25000,
+  currency: 'usd',
+  credits: 2000,
+  guideCalls: 20000,
+  sponsorshipSlots: 5,
+  periodDays: 30,
+} as const);
+
+/**
+ * The company plan by id.
+ * @param id - plan id
+ * @returns the plan, or undefined for any other id
+ */
+export function companyPlan(id: string): CompanyPlan | undefined {
+  return id === COMPANY_PLAN.id ? COMPANY_PLAN : undefined;
+}

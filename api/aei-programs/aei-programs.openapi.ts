@@ -3,7 +3,7 @@ import { COMMON_RESPONSES, credentialResponses, errorBodySchema } from '../http/
 import { ATTENTION_CHECKS, EXCLUDING_FAILURES } from './attention-checks';
 import { MIN_ALPHA, MIN_RATERS_PER_ITEM } from './calibration-report';
 import { WORDING_REVIEW_CONSENT } from './consent-texts';
-import { tokenPattern, WORDING_TOKEN } from './program-token';
+import { tokenPattern, WORDING_TOKEN } from '../http/program-token';
 import { SCALE_MAX, SCALE_MIN } from './rating-scales';
 import {
   createdWordingSessionSchema,

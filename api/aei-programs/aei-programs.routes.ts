@@ -8,7 +8,7 @@ import { validateBody } from '../http/validate';
 import { agreementTable, MIN_ALPHA, MIN_RATERS_PER_ITEM, publicAgreementTable } from './calibration-report';
 import { EXCLUDING_FAILURES } from './attention-checks';
 import { WORDING_REVIEW_CONSENT } from './consent-texts';
-import { presentedTokenHash, programTokenRefused, WORDING_TOKEN } from './program-token';
+import { presentedTokenHash, programTokenRefused, WORDING_TOKEN } from '../http/program-token';
 import { presentScales } from './rating-scales';
 import {
   refineWordingConsent,

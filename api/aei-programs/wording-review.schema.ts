@@ -1,6 +1,6 @@
 import type { FieldProblem } from '../../shared/errors';
 import { WORDING_REVIEW_CONSENT } from './consent-texts';
-import { tokenPattern, WORDING_TOKEN } from './program-token';
+import { tokenPattern, WORDING_TOKEN } from '../http/program-token';
 import { SCALE_MAX, SCALE_MIN, SCALES, scaleRatingsSchema } from './rating-scales';
 
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { scoreText, SCORER_VERSION } from '../../shared/scoring';
 import { ATTENTION_CHECKS, attentionCheck, EXCLUDING_FAILURES, passesCheck } from './attention-checks';
-import { hashProgramToken, mintProgramToken, tokenHashMatches, WORDING_TOKEN } from './program-token';
+import { hashProgramToken, mintProgramToken, tokenHashMatches, WORDING_TOKEN } from '../http/program-token';
 import { engineScaleValues, SCALES, type ScaleRatings } from './rating-scales';
 
 type Query = Pick<DataSource, 'query'>;

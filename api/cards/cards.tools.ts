@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import type { CardProcessor } from '../../shared/cards/stripe-client';
+import { requireProcessor, type CardProcessor } from '../../shared/cards/stripe-client';
 import type { AgentTool } from '../http/agent-tool';
 import { checkoutRequestSchema, type CheckoutRequest } from './cards.schema';
-import { requireProcessor, startCheckout } from './checkout.service';
+import { startCheckout } from './checkout.service';
 import { presentPacks } from './present-packs';
 
 const NO_ARGS = { type: 'object', additionalProperties: false, properties: {} } as const;

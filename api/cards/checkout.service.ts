@@ -2,8 +2,7 @@ import type Stripe from 'stripe';
 import type { DataSource } from 'typeorm';
 import { CHECKOUT_KIND } from '../../shared/cards/apply-event';
 import { attachCheckoutSession, createCardBundle, createCardPurchase, discardCardPurchase } from '../../shared/cards/card-store';
-import type { CardProcessor } from '../../shared/cards/stripe-client';
-import { AppError, UnavailableError, UpstreamError } from '../../shared/errors';
+import { AppError, UpstreamError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { cardPack, type CardPack } from '../../shared/products';
 import { hashBundleToken, newBundleToken } from '../payments/bundle-credit/bundle-token';
@@ -17,19 +16,6 @@ export interface CheckoutInput {
   bundleId?: string;
   /** The public origin of this service: the processor sends the buyer back to its return pages. */
   origin: string;
-}
-
-/**
- * The processor client, or the refusal of a server without one.
- * @param stripe - the client, if configured
- * @returns the client
- * @throws UnavailableError card_payments_unavailable when no processor is configured
- */
-export function requireProcessor(stripe: CardProcessor): Stripe {
-  if (!stripe) {
-    throw new UnavailableError('card_payments_unavailable', 'Card payments are not configured on this server (STRIPE_SECRET_KEY); pay per call with x402 instead.');
-  }
-  return stripe;
 }
 
 function sessionParams(pack: CardPack, input: CheckoutInput, purchaseId: string, bundleId: string): Stripe.Checkout.SessionCreateParams {

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../logger';
-import { cardPack } from '../products';
+import { cardPack, companyPlan } from '../products';
 import {
   failCardPurchase,
   failRenewalCharge,
@@ -16,6 +16,12 @@ import {
 
 /** Metadata `kind` of the checkout sessions this service creates. */
 export const CHECKOUT_KIND = 'card_pack';
+
+/**
+ * Metadata `kind` of the company program's checkout sessions: the same purchase, grant and event
+ * rows as a pack, priced from the company plan instead of the packs.
+ */
+export const COMPANY_CHECKOUT_KIND = 'aei_company';
 
 /** Metadata `kind` of the renewal payment intents this service creates. */
 export const RENEWAL_KIND = 'card_renewal';
@@ -66,10 +72,28 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
   return typeof value === 'string' ? value : value.id;
 }
 
+type CheckoutKind = typeof CHECKOUT_KIND | typeof COMPANY_CHECKOUT_KIND;
+
+// What a checkout of each kind may sell: a pack session can never be paid for as the company plan,
+// nor the reverse, since each kind looks its id up in its own part of the catalog.
+function catalogEntry(kind: CheckoutKind, id: string): { amountCents: number; currency: string } | undefined {
+  return kind === COMPANY_CHECKOUT_KIND ? companyPlan(id) : cardPack(id);
+}
+
+function checkoutKindOf(session: Stripe.Checkout.Session): CheckoutKind | undefined {
+  const kind = session.metadata?.kind;
+  return kind === CHECKOUT_KIND || kind === COMPANY_CHECKOUT_KIND ? kind : undefined;
+}
+
 // Checked against the purchase (priced from the catalog when it was made) and against the catalog
 // itself: a payment of another amount or currency buys nothing, whatever its metadata says.
-function matchesPack(packId: string, expected: { amountCents: number; currency: string }, paid: { amount: number | null; currency: string | null }): boolean {
-  const pack = cardPack(packId);
+function matchesPack(
+  packId: string,
+  expected: { amountCents: number; currency: string },
+  paid: { amount: number | null; currency: string | null },
+  kind: CheckoutKind = CHECKOUT_KIND,
+): boolean {
+  const pack = catalogEntry(kind, packId);
   return (
     pack !== undefined &&
     pack.amountCents === expected.amountCents &&
@@ -79,7 +103,7 @@ function matchesPack(packId: string, expected: { amountCents: number; currency: 
   );
 }
 
-async function applyCheckoutPaid(deps: CardEventDeps, session: Stripe.Checkout.Session, eventId: string | null): Promise<CardEventOutcome> {
+async function applyCheckoutPaid(deps: CardEventDeps, session: Stripe.Checkout.Session, eventId: string | null, kind: CheckoutKind): Promise<CardEventOutcome> {
   const { dataSource, log } = deps;
   if (session.payment_status !== 'paid') return 'awaiting_payment';
   const purchaseId = uuidOf(session.metadata?.purchase_id);
@@ -90,7 +114,7 @@ async function applyCheckoutPaid(deps: CardEventDeps, session: Stripe.Checkout.S
     return 'unknown_purchase';
   }
   const samePurchase = (purchase.checkoutSessionId === null || purchase.checkoutSessionId === session.id) && session.metadata?.pack === purchase.pack;
-  if (!samePurchase || !matchesPack(purchase.pack, purchase, { amount: session.amount_total, currency: session.currency })) {
+  if (!samePurchase || !matchesPack(purchase.pack, purchase, { amount: session.amount_total, currency: session.currency }, kind)) {
     // For an operator: a payment whose amount, currency or pack is not what was sold.
     log.error(
       { ...fields, operatorAction: 'review card payment', expected: { amount: purchase.amountCents, currency: purchase.currency }, received: { amount: session.amount_total, currency: session.currency, pack: session.metadata?.pack } },
@@ -108,7 +132,7 @@ async function applyCheckoutPaid(deps: CardEventDeps, session: Stripe.Checkout.S
     else log.error({ ...fields, operatorAction: 'set up renewal' }, 'auto-refill checkout saved no card; credits granted, no renewal');
   }
   const outcome = await grantCheckout(dataSource, purchase, { objectId: session.id, amountCents: purchase.amountCents, currency: purchase.currency, eventId }, renewal);
-  if (outcome === 'granted') log.info({ ...fields, credits: purchase.credits, renewal: renewal !== undefined }, 'card pack granted');
+  if (outcome === 'granted') log.info({ ...fields, kind, credits: purchase.credits, renewal: renewal !== undefined }, 'card pack granted');
   return outcome;
 }
 
@@ -148,14 +172,15 @@ async function handle(deps: CardEventDeps, event: Stripe.Event): Promise<CardEve
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
       const session = event.data.object;
-      if (session.metadata?.kind !== CHECKOUT_KIND) return 'ignored';
-      return applyCheckoutPaid(deps, session, event.id);
+      const kind = checkoutKindOf(session);
+      if (!kind) return 'ignored';
+      return applyCheckoutPaid(deps, session, event.id, kind);
     }
     case 'checkout.session.async_payment_failed':
     case 'checkout.session.expired': {
       const session = event.data.object;
-      if (session.metadata?.kind !== CHECKOUT_KIND) return 'ignored';
-      const purchaseId = uuidOf(session.metadata.purchase_id);
+      if (!checkoutKindOf(session)) return 'ignored';
+      const purchaseId = uuidOf(session.metadata?.purchase_id);
       const failed = purchaseId ? await failCardPurchase(deps.dataSource, purchaseId) : false;
       return failed ? 'purchase_failed' : 'ignored';
     }

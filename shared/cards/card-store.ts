@@ -75,7 +75,10 @@ export async function createCardBundle(db: Queryable, tokenHash: string): Promis
  * @param input - bundle, pack (from the catalog), auto-refill
  * @returns the purchase
  */
-export async function createCardPurchase(db: Queryable, input: { bundleId: string; pack: CardPack; autoRefill: boolean }): Promise<CardPurchaseRow> {
+export async function createCardPurchase(
+  db: Queryable,
+  input: { bundleId: string; pack: Pick<CardPack, 'id' | 'amountCents' | 'currency' | 'credits'>; autoRefill: boolean },
+): Promise<CardPurchaseRow> {
   const rows = (await db.query(
     `INSERT INTO card_purchases (bundle_id, pack, amount_cents, currency, credits, auto_refill)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${PURCHASE_COLUMNS}`,

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import type { AppConfig } from '../config';
+import { UnavailableError } from '../errors';
 
 /** The Stripe client of the card packs, or undefined when card payments are off (no secret key). */
 export type CardProcessor = Stripe | undefined;
@@ -28,4 +29,17 @@ export function createStripeClient(cards: AppConfig['cards']): CardProcessor {
     Object.assign(options, { host: url.hostname, port: Number(url.port || (protocol === 'https' ? 443 : 80)), protocol });
   }
   return new Stripe(cards.stripeSecretKey, options);
+}
+
+/**
+ * The processor client, or the refusal of a server without one.
+ * @param stripe - the client, if configured
+ * @returns the client
+ * @throws UnavailableError card_payments_unavailable when no processor is configured
+ */
+export function requireProcessor(stripe: CardProcessor): Stripe {
+  if (!stripe) {
+    throw new UnavailableError('card_payments_unavailable', 'Card payments are not configured on this server (STRIPE_SECRET_KEY); pay per call with x402 instead.');
+  }
+  return stripe;
 }

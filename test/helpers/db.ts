@@ -77,7 +77,7 @@ export function ensureTestDatabase(): Promise<string> {
  * @param query - runs SQL on the test database
  */
 export async function truncateAll(query: (sql: string) => Promise<unknown>): Promise<void> {
-  await query('TRUNCATE card_events, card_grants, card_renewal_charges, card_renewals, card_purchases, bundle_redemptions, bundles, referrals, free_corpus_entries, wishlist_items, free_callers, ledger_sessions, idempotency_records, calibration_shares, referral_codes, payment_authorizations, network_config_changes, network_config, operator_credentials, proof_card_counters, proof_card_deliveries, proof_card_buyers, proof_card_snapshots, community_review_ratings, community_review_responses, community_review_sessions, wording_review_ratings, wording_review_items, wording_review_sessions, outreach_status, public_result_views RESTART IDENTITY CASCADE');
+  await query('TRUNCATE aei_outreach_drafts, aei_outreach_research, aei_bundle_outcomes, aei_company_outcomes, aei_companies, card_events, card_grants, card_renewal_charges, card_renewals, card_purchases, bundle_redemptions, bundles, referrals, free_corpus_entries, wishlist_items, free_callers, ledger_sessions, idempotency_records, calibration_shares, referral_codes, payment_authorizations, network_config_changes, network_config, operator_credentials, proof_card_counters, proof_card_deliveries, proof_card_buyers, proof_card_snapshots, community_review_ratings, community_review_responses, community_review_sessions, wording_review_ratings, wording_review_items, wording_review_sessions, outreach_status, public_result_views RESTART IDENTITY CASCADE');
 }
 
 // Root-level hook (this module is imported while mocha loads spec files): drop what the run created.

@@ -11,6 +11,11 @@ async function tables(ds: DataSource): Promise<string[]> {
 }
 
 const EXPECTED_TABLES = [
+  'aei_bundle_outcomes',
+  'aei_companies',
+  'aei_company_outcomes',
+  'aei_outreach_drafts',
+  'aei_outreach_research',
   'bundle_redemptions',
   'bundles',
   'calibration_shares',

@@ -18,6 +18,9 @@ export const WORDING_TOKEN: ProgramTokenKind = { header: 'X-AEI-WORDING-TOKEN', 
 /** The pilot's participant token. */
 export const PILOT_TOKEN: ProgramTokenKind = { header: 'X-AEI-PILOT-TOKEN', prefix: 'hlp_', holder: 'participant' };
 
+/** A company's program token (the company program: terms, usage, guide allowance, outcomes). */
+export const COMPANY_TOKEN: ProgramTokenKind = { header: 'X-AEI-COMPANY-TOKEN', prefix: 'hlc_', holder: 'company' };
+
 /** Shape of a program token: the kind's prefix and 43 base64url characters (256 bits). */
 export const tokenPattern = (kind: ProgramTokenKind) => `^${kind.prefix}[A-Za-z0-9_-]{43}$`;
 
