@@ -18,6 +18,8 @@ import { coachingTools } from './coaching/coaching.tools';
 import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
 import { duelOperations } from './duel/duel.openapi';
+import { embedOperations } from './embed/embed.openapi';
+import { embedRoutes } from './embed/embed.routes';
 import { duelProduct } from './duel/duel.product';
 import { duelRoutes } from './duel/duel.routes';
 import { duelTools } from './duel/duel.tools';
@@ -129,6 +131,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...simulateOperations,
     ...scriptCheckOperations,
     ...bundleOperations,
+    ...embedOperations,
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
@@ -192,6 +195,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     paidRoutes(deps, paid.simulate),
     paidRoutes(deps, paid.scriptCheck),
     bundleRoutes(deps, paid.bundle),
+    embedRoutes(deps),
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),

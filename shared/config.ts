@@ -125,6 +125,16 @@ export interface AppConfig {
     /** Rating submissions per caller per hour. */
     readonly responsesPerHour: number;
   };
+  /**
+   * The OpenAI-compatible chat-completions provider of the features that need a language model
+   * (the embedded check's contextual mode). Unset: those features answer "unavailable" and charge nothing.
+   */
+  readonly llm: { readonly provider?: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } };
+  /** The embedded check (`POST /api/embed/check`). */
+  readonly embed: {
+    /** Checks one web process works on at once; beyond, 429 paid_capacity_busy with Retry-After (no charge). */
+    readonly maxInFlight: number;
+  };
   readonly payments: {
     /** CAIP-2 network of the default USDC rail. */
     readonly network: string;
@@ -242,6 +252,10 @@ interface EnvShape {
   EVM_RPC_URL?: string;
   TREASURY_EVM_ADDRESS?: string;
   TREASURY_SOLANA_ADDRESS?: string;
+  LLM_BASE_URL?: string;
+  LLM_API_KEY?: string;
+  LLM_MODEL?: string;
+  EMBED_MAX_IN_FLIGHT: number;
 }
 
 const int = (minimum: number, maximum: number, dflt?: number) =>
@@ -317,6 +331,10 @@ const ENV_SCHEMA = {
     EVM_RPC_URL: { type: 'string', pattern: '^https?://' },
     TREASURY_EVM_ADDRESS: { type: 'string', pattern: EVM_ADDRESS },
     TREASURY_SOLANA_ADDRESS: { type: 'string', pattern: '^[1-9A-HJ-NP-Za-km-z]{32,44}$' },
+    LLM_BASE_URL: { type: 'string', pattern: '^https?://' },
+    LLM_API_KEY: { type: 'string', minLength: 1 },
+    LLM_MODEL: { type: 'string', minLength: 1 },
+    EMBED_MAX_IN_FLIGHT: int(1, 100_000, 64),
   },
 } as const;
 
@@ -375,6 +393,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (typeof e.PAID_ADMISSION_MIN === 'number' && typeof e.PAID_ADMISSION_MAX === 'number' && e.PAID_ADMISSION_MIN > e.PAID_ADMISSION_MAX) {
     problems.push('PAID_ADMISSION_MIN must not exceed PAID_ADMISSION_MAX');
   }
+  // A provider is the three variables together; a partial one is a mistake, not "no provider".
+  const llmSet = [e.LLM_BASE_URL, e.LLM_API_KEY, e.LLM_MODEL].filter((v) => v !== undefined).length;
+  if (llmSet > 0 && llmSet < 3) problems.push('LLM_BASE_URL, LLM_API_KEY and LLM_MODEL must be set together (or none of them)');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const threads = e.SCORING_THREADS ?? Math.max(1, Math.min(4, availableParallelism()));
@@ -425,6 +446,13 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     },
     communityReview: { sessionsPerHour: e.COMMUNITY_REVIEW_SESSIONS_PER_HOUR, responsesPerHour: e.COMMUNITY_REVIEW_RESPONSES_PER_HOUR },
     discovery: { mcpRegistryAuth: e.MCP_REGISTRY_AUTH },
+    llm: {
+      provider:
+        e.LLM_BASE_URL !== undefined && e.LLM_API_KEY !== undefined && e.LLM_MODEL !== undefined
+          ? { baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
+          : undefined,
+    },
+    embed: { maxInFlight: e.EMBED_MAX_IN_FLIGHT },
     payments: {
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,

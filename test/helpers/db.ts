@@ -77,7 +77,7 @@ export function ensureTestDatabase(): Promise<string> {
  * @param query - runs SQL on the test database
  */
 export async function truncateAll(query: (sql: string) => Promise<unknown>): Promise<void> {
-  await query('TRUNCATE bundle_redemptions, bundles, referrals, free_corpus_entries, wishlist_items, free_callers, ledger_sessions, idempotency_records, calibration_shares, referral_codes, payment_authorizations, network_config_changes, network_config, operator_credentials, proof_card_counters, proof_card_deliveries, proof_card_buyers, proof_card_snapshots, community_review_ratings, community_review_responses, community_review_sessions, outreach_status, public_result_views RESTART IDENTITY CASCADE');
+  await query('TRUNCATE embed_checks, bundle_redemptions, bundles, referrals, free_corpus_entries, wishlist_items, free_callers, ledger_sessions, idempotency_records, calibration_shares, referral_codes, payment_authorizations, network_config_changes, network_config, operator_credentials, proof_card_counters, proof_card_deliveries, proof_card_buyers, proof_card_snapshots, community_review_ratings, community_review_responses, community_review_sessions, outreach_status, public_result_views RESTART IDENTITY CASCADE');
 }
 
 // Root-level hook (this module is imported while mocha loads spec files): drop what the run created.

@@ -233,7 +233,7 @@ describe('createApp (no network)', function () {
       expect(body.duel_endpoint.quote).to.deep.equal({ method: 'GET', path: '/api/duel' });
       expect(body.roleplay_endpoint.join).to.include({ path: '/api/roleplay/join', available: true, price_usdc_units: 0 });
       expect(body.card_credit_packs.catalog).to.include({ path: '/api/card/packs', available: false });
-      expect(body.embedded_check_endpoint).to.include({ path: '/api/embed/check', available: false });
+      expect(body.embedded_check_endpoint).to.include({ path: '/api/embed/check', available: true });
     });
   });
 
