@@ -61,6 +61,8 @@ export default [
             // The facilitator and the CLI are their own programs over shared code.
             { target: './facilitator', from: ['./api', './workers', './jobs', './cli', './supervisor', './scripts', './test'], message: 'the facilitator depends on shared only.' },
             { target: './cli', from: ['./api', './workers', './jobs', './facilitator', './supervisor', './scripts', './test'], message: 'the CLI depends on shared only.' },
+            // The browser component and the host adapter run on a company's host, not in this service.
+            { target: './embed', from: ['./api', './workers', './jobs', './shared', './migrations', ...everyOtherProcess], message: 'the embed package runs on the host: it imports nothing of the service.' },
           ],
         },
       ],
