@@ -91,6 +91,14 @@
     }
 
     connectedCallback() {
+      // Upgraded while the page is parsed, the element has no children yet: attach once its textarea arrives.
+      this._root.querySelector('slot').addEventListener('slotchange', () => this._attach());
+      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => this._attach(), { once: true });
+      this._attach();
+    }
+
+    _attach() {
+      if (this._textarea || !this.isConnected) return;
       this._textarea = this._findTextarea();
       if (!this._textarea) return;
       this._textarea.addEventListener('input', this._onInput);
@@ -106,6 +114,7 @@
       this._textarea.removeEventListener('input', this._onInput);
       this._textarea.removeEventListener('scroll', this._onScroll);
       window.removeEventListener('resize', this._onResize);
+      this._textarea = undefined;
     }
 
     /** The issues of the current text (empty while it is being checked). */
