@@ -14,6 +14,7 @@ import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
 import { createExpireDuelsProcessor, EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from './duel/expire-duels.processor';
+import { createEmbedSweepProcessor, EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER } from './maintenance/embed-sweep.processor';
 import { createForeignJobGuard } from './foreign-job';
 import {
   createHeartbeatProcessor,
@@ -197,6 +198,11 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     { every: config.scoring.maintenanceEveryMs },
     { name: MAINTENANCE_ROLEPLAY_EXPIRY_JOB, data: {}, opts: scheduled },
   );
+  await maintenanceQueue.upsertJobScheduler(
+    EMBED_SWEEP_SCHEDULER,
+    { every: config.scoring.maintenanceEveryMs },
+    { name: EMBED_SWEEP_JOB, data: {}, opts: scheduled },
+  );
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
@@ -217,6 +223,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
       [PROOF_CARD_REFRESH_JOB]: createProofCardRefreshProcessor({ dataSource, windowDays: config.proofCards.windowDays, log }),
       [EXPIRE_DUELS_JOB]: createExpireDuelsProcessor({ dataSource, log }),
       [MAINTENANCE_ROLEPLAY_EXPIRY_JOB]: createRoleplayExpiryProcessor({ dataSource, log }),
+      [EMBED_SWEEP_JOB]: createEmbedSweepProcessor({ dataSource, log }),
     }, foreignJobs),
     { connection, prefix, concurrency: 1 },
   );

@@ -83,14 +83,3 @@ function isKeyTaken(err: unknown): boolean {
   const constraint = e.driverError?.constraint ?? e.constraint;
   return code === '23505' && constraint === 'uq_embed_checks_key';
 }
-
-/**
- * Deletes checks whose replay window ended: their keys are refused as expired, so their answers
- * can never be replayed again.
- * @param ds - DataSource
- * @returns how many rows went
- */
-export async function sweepExpiredEmbedChecks(ds: DataSource): Promise<number> {
-  const result = (await ds.query(`DELETE FROM embed_checks WHERE expires_at < now()`)) as [unknown[], number];
-  return result[1];
-}

@@ -8,6 +8,7 @@ import { testConfig } from '../../../helpers/config';
 import { startChatProvider, type LocalChatProvider } from '../../../helpers/chat-completions';
 import { startTestStack, type TestStack } from '../../../helpers/stack';
 import { until } from '../../../helpers/until';
+import { createEmbedSweepProcessor } from '../../../../workers/maintenance/embed-sweep.processor';
 
 const PATH = '/api/embed/check';
 
@@ -315,6 +316,19 @@ describe('POST /api/embed/check', function () {
   });
 
   describe('retention of the text', function () {
+    it('keeps a stored answer for its key\'s 86400 s window from the key\'s own timestamp, then sweeps it', async function () {
+      const b = await bundle(10);
+      const issuedAt = Date.now() - 60_000;
+      await check(b.token, newKey(issuedAt), { draft: 'Hello there' }).expect(200);
+      await check(b.token, newKey(), { draft: 'Hello again' }).expect(200);
+      const [row] = await query(`SELECT extract(epoch FROM expires_at) * 1000 AS ms FROM embed_checks ORDER BY expires_at LIMIT 1`);
+      expect(Math.abs(Number(row.ms) - (issuedAt + 86_400_000))).to.be.below(1000);
+      await query(`UPDATE embed_checks SET expires_at = now() - interval '1 second' WHERE expires_at = (SELECT min(expires_at) FROM embed_checks)`);
+      const sweep = createEmbedSweepProcessor({ dataSource: stack.deps.dataSource, log: stack.deps.logger });
+      expect(await sweep({ id: 'sweep' } as never)).to.deep.equal({ deleted: 1 });
+      expect((await query(`SELECT count(*)::int AS n FROM embed_checks`))[0].n).to.equal(1);
+    });
+
     it('leaves nothing of the draft in PostgreSQL, Redis or the logs', async function () {
       const b = await bundle(10);
       const marker = `Zanzibar${randomBytes(6).toString('hex')}`;
