@@ -62,6 +62,8 @@ export default [
             { target: './facilitator', from: ['./api', './workers', './jobs', './cli', './supervisor', './scripts', './test'], message: 'the facilitator depends on shared only.' },
             { target: './card-processor', from: ['./api', './workers', './jobs', './cli', './supervisor', './facilitator', './scripts', './test'], message: 'the local card processor depends on shared only.' },
             { target: './cli', from: ['./api', './workers', './jobs', './facilitator', './supervisor', './scripts', './test'], message: 'the CLI depends on shared only.' },
+            // The browser component and the host adapter run on a company's host, not in this service.
+            { target: './embed', from: ['./api', './workers', './jobs', './shared', './migrations', ...everyOtherProcess], message: 'the embed package runs on the host: it imports nothing of the service.' },
           ],
         },
       ],

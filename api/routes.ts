@@ -29,6 +29,8 @@ import { coachingTools } from './coaching/coaching.tools';
 import { corpusOperations } from './corpus/corpus.openapi';
 import { corpusRoutes } from './corpus/corpus.routes';
 import { duelOperations } from './duel/duel.openapi';
+import { embedOperations } from './embed/embed.openapi';
+import { embedRoutes } from './embed/embed.routes';
 import { duelProduct } from './duel/duel.product';
 import { duelRoutes } from './duel/duel.routes';
 import { duelTools } from './duel/duel.tools';
@@ -141,6 +143,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...scriptCheckOperations,
     ...bundleOperations,
     ...cardOperations,
+    ...embedOperations,
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
@@ -210,6 +213,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     paidRoutes(deps, paid.scriptCheck),
     bundleRoutes(deps, paid.bundle),
     cardRoutes(deps, stripe),
+    embedRoutes(deps),
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),

@@ -1,3 +1,4 @@
+import { EMBED_CHECK_JOB } from './embed-check.job';
 import { PROGRESS_REPORT_JOB } from './progress-report.job';
 import type { QueueName } from './queues';
 import { REWRITE_JOB } from './rewrite.job';
@@ -14,7 +15,7 @@ import { TRAINING_EXPORT_JOB } from './training-export.job';
  * Scheduled maintenance jobs are registered by the worker itself and need no entry.
  */
 export const QUEUE_JOBS: Readonly<Partial<Record<QueueName, readonly string[]>>> = {
-  scoring: [SCORE_TEXT_JOB, REWRITE_JOB, SCRIPT_CHECK_JOB],
+  scoring: [SCORE_TEXT_JOB, REWRITE_JOB, SCRIPT_CHECK_JOB, EMBED_CHECK_JOB],
   stress: [STRESS_TEST_JOB],
   exports: [PROGRESS_REPORT_JOB, TRAINING_EXPORT_JOB],
   settlement: [SETTLE_PAYMENT_JOB],

@@ -1,4 +1,4 @@
-import type { Job, Queue } from 'bullmq';
+import type { Job, JobsOptions, Queue } from 'bullmq';
 import { UnavailableError } from '../shared/errors';
 import { stampJobOwner } from './job-owner';
 import { attachWatch, watchBeforeAdd } from './job-watch';
@@ -13,17 +13,26 @@ import { attachWatch, watchBeforeAdd } from './job-watch';
  * @param payload - job data
  * @param jobId - the id derived from the request identity
  * @param timeoutMs - enqueue deadline
+ * @param options - job options beside the queue's defaults (a job that must not outlive its run
+ *   removes itself when finished)
  * @returns the job
  * @throws UnavailableError queue_unavailable when Redis does not take the job in time
  */
-export async function enqueueWithDeadline<P, R>(queue: Queue, name: string, payload: P, jobId: string, timeoutMs: number): Promise<Job<P, R>> {
+export async function enqueueWithDeadline<P, R>(
+  queue: Queue,
+  name: string,
+  payload: P,
+  jobId: string,
+  timeoutMs: number,
+  options: Omit<JobsOptions, 'jobId'> = {},
+): Promise<Job<P, R>> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`enqueue took longer than ${timeoutMs} ms`)), timeoutMs);
   });
   // Watched from before the add, so awaitResult needs no state read (see JobWatch).
   const watch = watchBeforeAdd(queue, jobId);
-  const added = queue.add(name, stampJobOwner(queue, payload), { jobId });
+  const added = queue.add(name, stampJobOwner(queue, payload), { ...options, jobId });
   // The deadline may win; keep a late rejection of `added` from becoming unhandled.
   added.catch(() => undefined);
   try {

@@ -67,3 +67,12 @@ export {
   type ScriptCheckJobResult,
   type ScriptCheckPayload,
 } from './script-check.job';
+export {
+  EMBED_CHECK_JOB,
+  embedCheckJobId,
+  embedCheckPayloadSchema,
+  embedCheckThroughQueue,
+  type EmbedCheckJobResult,
+  type EmbedCheckMode,
+  type EmbedCheckPayload,
+} from './embed-check.job';

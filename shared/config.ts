@@ -149,6 +149,16 @@ export interface AppConfig {
     /** How far back the reconciler lists the processor's events, in seconds (Stripe keeps 30 days). */
     readonly reconcileLookbackSeconds: number;
   };
+  /**
+   * The OpenAI-compatible chat-completions provider of the features that need a language model
+   * (the embedded check's contextual mode). Unset: those features answer "unavailable" and charge nothing.
+   */
+  readonly llm: { readonly provider?: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } };
+  /** The embedded check (`POST /api/embed/check`). */
+  readonly embed: {
+    /** Checks one web process works on at once; beyond, 429 paid_capacity_busy with Retry-After (no charge). */
+    readonly maxInFlight: number;
+  };
   readonly payments: {
     /** CAIP-2 network of the default USDC rail. */
     readonly network: string;
@@ -273,6 +283,10 @@ interface EnvShape {
   STRIPE_TIMEOUT_MS: number;
   CARD_MAINTENANCE_EVERY_MS: number;
   CARD_RECONCILE_LOOKBACK_SECONDS: number;
+  LLM_BASE_URL?: string;
+  LLM_API_KEY?: string;
+  LLM_MODEL?: string;
+  EMBED_MAX_IN_FLIGHT: number;
 }
 
 const int = (minimum: number, maximum: number, dflt?: number) =>
@@ -355,6 +369,10 @@ const ENV_SCHEMA = {
     STRIPE_TIMEOUT_MS: int(100, 120_000, 15_000),
     CARD_MAINTENANCE_EVERY_MS: int(1_000, 86_400_000, 60_000),
     CARD_RECONCILE_LOOKBACK_SECONDS: int(60, 30 * 86_400, 3 * 86_400),
+    LLM_BASE_URL: { type: 'string', pattern: '^https?://' },
+    LLM_API_KEY: { type: 'string', minLength: 1 },
+    LLM_MODEL: { type: 'string', minLength: 1 },
+    EMBED_MAX_IN_FLIGHT: int(1, 100_000, 64),
   },
 } as const;
 
@@ -415,6 +433,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   }
   // A key without the webhook secret would take payments whose grants could never be verified.
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) problems.push('STRIPE_WEBHOOK_SECRET must be set together with STRIPE_SECRET_KEY');
+  // A provider is the three variables together; a partial one is a mistake, not "no provider".
+  const llmSet = [e.LLM_BASE_URL, e.LLM_API_KEY, e.LLM_MODEL].filter((v) => v !== undefined).length;
+  if (llmSet > 0 && llmSet < 3) problems.push('LLM_BASE_URL, LLM_API_KEY and LLM_MODEL must be set together (or none of them)');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const threads = e.SCORING_THREADS ?? Math.max(1, Math.min(4, availableParallelism()));
@@ -474,6 +495,13 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       maintenanceEveryMs: e.CARD_MAINTENANCE_EVERY_MS,
       reconcileLookbackSeconds: e.CARD_RECONCILE_LOOKBACK_SECONDS,
     },
+    llm: {
+      provider:
+        e.LLM_BASE_URL !== undefined && e.LLM_API_KEY !== undefined && e.LLM_MODEL !== undefined
+          ? { baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
+          : undefined,
+    },
+    embed: { maxInFlight: e.EMBED_MAX_IN_FLIGHT },
     payments: {
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,

@@ -1,7 +1,9 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { PROGRESS_REPORT_JOB, QUEUE, REWRITE_JOB, SCORE_TEXT_JOB, SCRIPT_CHECK_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB, TRAINING_EXPORT_JOB } from '../jobs';
+import { EMBED_CHECK_JOB, PROGRESS_REPORT_JOB, QUEUE, REWRITE_JOB, SCORE_TEXT_JOB, SCRIPT_CHECK_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB, TRAINING_EXPORT_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
+import { CONTEXTUAL_TIMEOUT_MS } from '../shared/embed/contextual-evaluator';
+import { createChatCompletions } from '../shared/llm/chat-completions';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
@@ -13,6 +15,7 @@ import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
 import { createExpireDuelsProcessor, EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from './duel/expire-duels.processor';
+import { createEmbedSweepProcessor, EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER } from './maintenance/embed-sweep.processor';
 import { createForeignJobGuard } from './foreign-job';
 import {
   createHeartbeatProcessor,
@@ -34,6 +37,7 @@ import { createScoringPool } from './pool';
 import { createScoreTextProcessor } from './scoring/score-text.processor';
 import { createRewriteProcessor } from './scoring/rewrite.processor';
 import { createScriptCheckProcessor } from './scoring/script-check.processor';
+import { createEmbedCheckProcessor } from './scoring/embed-check.processor';
 import { createSettlePaymentProcessor } from './payments/settle-payment.processor';
 import { createStressTestProcessor } from './stress/stress-test.processor';
 import { createProgressReportProcessor } from './exports/progress-report.processor';
@@ -102,6 +106,11 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
       [SCORE_TEXT_JOB]: createScoreTextProcessor({ pool, log }),
       [REWRITE_JOB]: createRewriteProcessor({ pool, log }),
       [SCRIPT_CHECK_JOB]: createScriptCheckProcessor({ pool, log }),
+      [EMBED_CHECK_JOB]: createEmbedCheckProcessor({
+        pool,
+        chat: config.llm.provider ? createChatCompletions(config.llm.provider, CONTEXTUAL_TIMEOUT_MS) : undefined,
+        log,
+      }),
     }, foreignJobs),
     leasedOptions(config.scoring.concurrency),
   );
@@ -205,6 +214,11 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     await maintenanceQueue.removeJobScheduler(CARD_RENEWALS_SCHEDULER);
     await maintenanceQueue.removeJobScheduler(CARD_RECONCILER_SCHEDULER);
   }
+  await maintenanceQueue.upsertJobScheduler(
+    EMBED_SWEEP_SCHEDULER,
+    { every: config.scoring.maintenanceEveryMs },
+    { name: EMBED_SWEEP_JOB, data: {}, opts: scheduled },
+  );
   const maintenance = new Worker(
     QUEUE.maintenance,
     createDispatcher(QUEUE.maintenance, {
@@ -226,6 +240,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
       [PROOF_CARD_REFRESH_JOB]: createProofCardRefreshProcessor({ dataSource, windowDays: config.proofCards.windowDays, log }),
       [EXPIRE_DUELS_JOB]: createExpireDuelsProcessor({ dataSource, log }),
       [MAINTENANCE_ROLEPLAY_EXPIRY_JOB]: createRoleplayExpiryProcessor({ dataSource, log }),
+      [EMBED_SWEEP_JOB]: createEmbedSweepProcessor({ dataSource, log }),
     }, foreignJobs),
     { connection, prefix, concurrency: 1 },
   );

@@ -119,6 +119,12 @@ export function buildPricingManifest(
       idempotency_key_format: 'embed-<13-digit-ms-timestamp>-<opaque-suffix>',
       replay_retention_seconds: t.embedReplayRetentionSeconds,
       modes: ['structural', 'contextual'],
+      credits_per_check: 1,
+      when_exhausted: { status: 403, error: 'bundle_exhausted', charged: false },
+      when_busy: { status: 429, error: 'paid_capacity_busy', header: 'Retry-After', charged: false },
+      key_reused_with_other_inputs: { status: 409, error: 'idempotency_conflict', charged: false },
+      contextual_unavailable: { status: 503, error: 'contextual_unavailable', charged: false },
+      browser_component: endpoint(served, 'GET', '/api/embed/humanlike-check-1.js'),
     },
     card_credit_packs: {
       checkout: endpoint(served, 'POST', '/api/card/checkout'),

@@ -36,7 +36,13 @@
 // BENCH_KEEP_LOGS=1 (keep the children's logs; with BENCH_LOG_LEVEL=debug they time every job).
 // SCORING_THREADS, SCORING_CONCURRENCY and other service variables pass through to the children.
 //
-// BENCH_TARGETS (no-op,floor,floor-pg,score,paid,paid-2s,stress) picks the targets.
+// BENCH_TARGETS (no-op,floor,floor-pg,score,embed,paid,paid-2s,stress) picks the targets.
+//
+// The embed target is a structural POST /api/embed/check through the same web and worker (a new
+// Idempotency-Key per request, one bundle credit each, from a bundle seeded in the bench database),
+// run beside the free score: a check is made as people type, so it must feel instant. Goals: embed
+// p50 at 1 connection <= 1.5x the score's, throughput at 50 connections >= 0.8 of the score's (a
+// credit debit is one statement more than a free round).
 //
 // The floor-pg target (speed goal 3) is the floor plus the one PostgreSQL statement a free
 // round costs: the service's own reservation (the round counted, the consented reply kept in the
@@ -95,6 +101,7 @@ import { Queue } from 'bullmq';
 import { Pool } from 'pg';
 import { QUEUE } from '../../jobs';
 import { loadConfig } from '../../shared/config';
+import { hashBearerSecret, mintBearerSecret } from '../../shared/secrets/bearer-secret';
 import { createFacilitator } from '../../shared/payments/facilitator-client';
 import { PROFILES } from '../../shared/profiles';
 import { FLOOR_PG_QUEUE, FLOOR_QUEUE, NOOP_QUEUE, jobFrom, reserveRoundQuery } from './noop-round-trip';
@@ -137,7 +144,9 @@ const GOAL_SCORE_OF_FLOOR_THROUGHPUT = 0.8;
 const GOAL_SCORE_OF_FLOOR_P50 = 1.3;
 const SLOW_BLOCK_MS = positiveInt('BENCH_SLOW_BLOCK_MS', 2000);
 const SLOW_PAID_CONNECTIONS = positiveInt('BENCH_PAID_2S_CONNECTIONS', 100);
-const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,floor,floor-pg,score,paid,paid-2s,stress').split(',').map((t) => t.trim());
+const GOAL_EMBED_OF_SCORE_P50 = 1.5;
+const GOAL_EMBED_OF_SCORE_THROUGHPUT = 0.8;
+const TARGETS = (process.env.BENCH_TARGETS ?? 'no-op,floor,floor-pg,score,embed,paid,paid-2s,stress').split(',').map((t) => t.trim());
 
 function positiveInt(name: string, dflt: number, zeroOk = false): number {
   const raw = process.env[name];
@@ -341,7 +350,7 @@ function mean(xs: number[]): number {
   return xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-type TargetName = 'no-op' | 'floor' | 'floor-pg' | 'score' | 'paid' | 'paid-2s' | 'facilitator-2s' | 'stress';
+type TargetName = 'no-op' | 'floor' | 'floor-pg' | 'score' | 'embed' | 'paid' | 'paid-2s' | 'facilitator-2s' | 'stress';
 
 /** Paid targets: their settlements are timed, their facilitator's CPU is named. */
 const isPaid = (t: TargetName) => t === 'paid' || t === 'paid-2s' || t === 'stress';
@@ -397,6 +406,8 @@ interface Target {
   prepare?: (count: number) => Promise<void>;
   /** Paid only: the next signed request (undefined when the signed pool ran out). */
   nextPaid?: () => PaidRequest | undefined;
+  /** Embed only: the bundle token the checks are paid with. */
+  bundleToken?: string;
 }
 
 let callerCounter = 0;
@@ -407,6 +418,12 @@ let bodyCounter = 0;
 // shows up as not-200.
 function nextRequest(target: Target): { headers: Record<string, string>; body: string } {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': callerAddress(callerCounter++) };
+  if (target.bundleToken) {
+    const n = bodyCounter++;
+    headers['x-bundle-token'] = target.bundleToken;
+    headers['idempotency-key'] = `embed-${Date.now()}-bench${n}`;
+    return { headers, body: JSON.stringify({ draft: REPLIES[n % REPLIES.length] }) };
+  }
   if (!target.nextPaid) return { headers, body: BODIES[bodyCounter++ % BODIES.length] };
   const paid = target.nextPaid();
   if (!paid) return { headers, body: PAID_BODY_UNSIGNED };
@@ -670,6 +687,13 @@ async function main(): Promise<void> {
     }
 
     const score: Target = { name: 'score', url: `http://127.0.0.1:${scorePort}/api/score`, queue: QUEUE.scoring, prefix };
+    const embed: Target = {
+      name: 'embed',
+      url: `http://127.0.0.1:${scorePort}/api/embed/check`,
+      queue: QUEUE.scoring,
+      prefix,
+      bundleToken: TARGETS.includes('embed') ? await seedEmbedBundle(databaseUrlForRun) : undefined,
+    };
     const noop: Target = { name: 'no-op', url: `http://127.0.0.1:${noopPort}/`, queue: NOOP_QUEUE, prefix };
     const floor: Target = { name: 'floor', url: `http://127.0.0.1:${floorPort}/`, queue: FLOOR_QUEUE, prefix };
     const floorPg: Target = { name: 'floor-pg', url: `http://127.0.0.1:${floorPgPort}/`, queue: FLOOR_PG_QUEUE, prefix };
@@ -725,7 +749,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       const results: CaseResult[] = [];
       for (const connections of CONNECTIONS) {
-        for (const target of [noop, floor, floorPg, score, paid, stress].filter((t) => TARGETS.includes(t.name))) {
+        for (const target of [noop, floor, floorPg, score, embed, paid, stress].filter((t) => TARGETS.includes(t.name))) {
           results.push(await runCase(target, connections, children));
           const dead = children.find((c) => c.proc.exitCode !== null);
           if (dead) throw new Error(`${dead.name} exited during the bench:\n${logTail(dead)}`);
@@ -799,6 +823,16 @@ async function main(): Promise<void> {
     if (latency) {
       const met = verdict(latency.median <= GOAL_P50_RATIO, ['score', 'no-op']);
       out(`score/no-op p50 latency at 1 connection:  ${f2(latency.median)} (goal <= ${GOAL_P50_RATIO}) ${met}${each(latency)}`);
+    }
+    const embedThroughput = ratio(['embed', 50, 'rps'], ['score', 50]);
+    if (embedThroughput) {
+      const met = verdict(embedThroughput.median >= GOAL_EMBED_OF_SCORE_THROUGHPUT, ['embed', 'score']);
+      out(`embed/score throughput at 50 connections:  ${f2(embedThroughput.median)} (goal >= ${GOAL_EMBED_OF_SCORE_THROUGHPUT}) ${met}${each(embedThroughput)}`);
+    }
+    const embedLatency = ratio(['embed', 1, 'p50'], ['score', 1]);
+    if (embedLatency) {
+      const met = verdict(embedLatency.median <= GOAL_EMBED_OF_SCORE_P50, ['embed', 'score']);
+      out(`embed/score p50 latency at 1 connection:   ${f2(embedLatency.median)} (goal <= ${GOAL_EMBED_OF_SCORE_P50}) ${met}${each(embedLatency)}`);
     }
     // What the architecture itself allows: the floor beside the no-op, and the service beside the floor.
     const floorThroughput = ratio(['floor', 50, 'rps'], ['no-op', 50]);
@@ -987,6 +1021,27 @@ function facilitatorOnlyTarget(paid: Target, facilitatorUrl: string): Target {
       return verified === '200' ? ask(agent, 'settle', request, 'success') : verified;
     },
   };
+}
+
+// A bundle for the embed target, as a settled purchase would leave it, with credits for any run.
+async function seedEmbedBundle(databaseUrl: string): Promise<string> {
+  const token = mintBearerSecret('hlb_');
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const auth = await pool.query<{ id: string }>(
+      `INSERT INTO payment_authorizations (rail, network, asset, payer, nonce, x402_version, resource, product, tier, amount, request_hash, result_id, payment)
+       VALUES ('exact-evm', 'eip155:8453', '0xasset', '0xbench', $1, 2, '/api/bundle', 'bundle', 'bundle', 42500000, $2, gen_random_uuid(), '{}') RETURNING id`,
+      [`0x${randomBytes(32).toString('hex')}`, randomBytes(32).toString('hex')],
+    );
+    await pool.query(
+      `INSERT INTO bundles (wallet, plan, source, credits_total, credits_remaining, authorization_id, token_hash)
+       VALUES ('0xbench', 'bundle', 'purchase', 100000000, 100000000, $1, $2)`,
+      [auth.rows[0].id, hashBearerSecret(token)],
+    );
+  } finally {
+    await pool.end();
+  }
+  return token;
 }
 
 async function probe(url: string, valid: (body: unknown) => boolean): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { Agent } from 'supertest';
 import { createApp } from '../../api/app';
 import type { ApiDeps } from '../../api/routes';
 import { createDeps } from '../../api/server';
+import type { DestinationStream } from 'pino';
 import type { AppConfig } from '../../shared/config';
 import { createLogger, type Logger } from '../../shared/logger';
 import { startWorkers, type WorkerRuntime } from '../../workers/main';
@@ -25,13 +26,17 @@ export interface TestStack {
  * Starts a stack on the run's test database and a suite-specific queue prefix.
  * @param suite - suite name (the queue prefix)
  * @param options - `worker: false` for an API with no worker; env-style `env` overrides; a logger
- *   (default: the config's level to stdout)
+ *   (default: the config's level to `logs`, or stdout); `logs` receives the web's and worker's log
+ *   lines (LOG_LEVEL in `env` decides which)
  * @returns the stack; close it in `after`
  */
-export async function startTestStack(suite: string, options: { worker?: boolean; env?: Record<string, string>; logger?: Logger } = {}): Promise<TestStack> {
+export async function startTestStack(
+  suite: string,
+  options: { worker?: boolean; env?: Record<string, string>; logger?: Logger; logs?: DestinationStream } = {},
+): Promise<TestStack> {
   const url = await ensureTestDatabase();
   const config = testConfig({ DATABASE_URL: url, QUEUE_PREFIX: queuePrefix(suite), ...options.env });
-  const logger = options.logger ?? createLogger(config, 'test');
+  const logger = options.logger ?? createLogger(config, 'test', options.logs);
   const { deps, close: closeDeps } = await createDeps(config, logger);
   let worker: WorkerRuntime | undefined;
   try {

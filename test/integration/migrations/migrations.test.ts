@@ -31,6 +31,7 @@ const EXPECTED_TABLES = [
   'community_review_sessions',
   'database_identity',
   'duels',
+  'embed_checks',
   'free_callers',
   'free_corpus_entries',
   'idempotency_records',

@@ -15,6 +15,7 @@ import {
 import { PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from '../../../workers/maintenance/proof-card-refresh.processor';
 import { EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from '../../../workers/duel/expire-duels.processor';
 import { MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from '../../../workers/maintenance/roleplay-expiry.processor';
+import { EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER } from '../../../workers/maintenance/embed-sweep.processor';
 import { testConfig } from '../../helpers/config';
 import { ensureTestDatabase } from '../../helpers/db';
 import { queuePrefix } from '../../helpers/redis';
@@ -69,6 +70,7 @@ describe('startWorkers', function () {
         [PROOF_CARD_REFRESH_SCHEDULER, PROOF_CARD_REFRESH_JOB, EVERY_MS],
         [EXPIRE_DUELS_SCHEDULER, EXPIRE_DUELS_JOB, EVERY_MS],
         [MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, EVERY_MS],
+        [EMBED_SWEEP_SCHEDULER, EMBED_SWEEP_JOB, EVERY_MS],
       ].sort(),
     );
 
@@ -84,6 +86,7 @@ describe('startWorkers', function () {
       [PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER],
       [EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER],
       [MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER],
+      [EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER],
     ]) {
       const slots = slotsOf(jobs, name, schedulerId);
       expect(slots.length, `${name} jobs`).to.be.at.least(3);

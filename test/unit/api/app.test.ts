@@ -234,7 +234,7 @@ describe('createApp (no network)', function () {
       expect(body.roleplay_endpoint.join).to.include({ path: '/api/roleplay/join', available: true, price_usdc_units: 0 });
       expect(body.card_credit_packs.catalog).to.include({ path: '/api/card/packs', available: true });
       expect(body.card_credit_packs.checkout).to.include({ path: '/api/card/checkout', available: true });
-      expect(body.embedded_check_endpoint).to.include({ path: '/api/embed/check', available: false });
+      expect(body.embedded_check_endpoint).to.include({ path: '/api/embed/check', available: true });
     });
   });
 
