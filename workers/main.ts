@@ -1,4 +1,4 @@
-import { Queue, Worker, type Job } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import { EMBED_CHECK_JOB, PROGRESS_REPORT_JOB, QUEUE, REWRITE_JOB, SCORE_TEXT_JOB, SCRIPT_CHECK_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB, TRAINING_EXPORT_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
@@ -6,31 +6,16 @@ import { CONTEXTUAL_TIMEOUT_MS } from '../shared/embed/contextual-evaluator';
 import { createChatCompletions } from '../shared/llm/chat-completions';
 import { createDataSource } from '../shared/db/create-data-source';
 import { readDatabaseId } from '../shared/db/database-identity';
-import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
+import { createLogger, type Logger } from '../shared/logger';
 import { createAuthorizationChainReader } from '../shared/payments/authorization-chain-state';
 import { startNetworkConfigCache, type NetworkConfigCache } from '../shared/operators/network-config-cache';
 import { createFacilitator } from '../shared/payments/facilitator-client';
-import { createStripeClient } from '../shared/cards/stripe-client';
 import { closeRedis, createRedis, redisOptionsFor } from '../shared/redis';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createDispatcher } from './dispatch';
-import { createExpireDuelsProcessor, EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from './duel/expire-duels.processor';
-import { createEmbedSweepProcessor, EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER } from './maintenance/embed-sweep.processor';
+import { watchWorker } from './worker-events';
 import { createForeignJobGuard } from './foreign-job';
-import {
-  createHeartbeatProcessor,
-  createRedemptionSweepProcessor,
-  createSettlementReconcilerProcessor,
-  MAINTENANCE_HEARTBEAT_JOB,
-  MAINTENANCE_HEARTBEAT_SCHEDULER,
-  MAINTENANCE_REDEMPTION_SWEEP_JOB,
-  MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER,
-  MAINTENANCE_SETTLEMENT_RECONCILER_JOB,
-  MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
-} from './maintenance/maintenance.processor';
-import { CARD_RECONCILER_JOB, CARD_RECONCILER_SCHEDULER, CARD_RENEWALS_JOB, CARD_RENEWALS_SCHEDULER, createCardReconcilerProcessor, createCardRenewalsProcessor } from './maintenance/card-packs.processor';
-import { createProofCardRefreshProcessor, PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from './maintenance/proof-card-refresh.processor';
-import { createRoleplayExpiryProcessor, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from './maintenance/roleplay-expiry.processor';
+import { startMaintenanceWorker } from './maintenance/maintenance-worker';
 import { serveWorkerMetrics, type MetricsServer } from './metrics/metrics-server';
 import { createWorkerMetrics } from './metrics/worker-metrics';
 import { createScoringPool } from './pool';
@@ -63,15 +48,6 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-function logFinalFailure(log: Logger, queue: string) {
-  return (job: Job | undefined, err: Error) => {
-    // Log a failed job once, on its final attempt (earlier attempts are retried).
-    const attempts = job?.opts.attempts ?? 1;
-    if (job && job.attemptsMade < attempts && err.name !== 'UnrecoverableError') return;
-    log.warn({ err, jobId: job?.id, queue, attempt: job?.attemptsMade }, 'job failed');
-  };
 }
 
 /**
@@ -114,8 +90,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     }, foreignJobs),
     leasedOptions(config.scoring.concurrency),
   );
-  scoring.on('error', connectionErrorListener(log, { queue: QUEUE.scoring }, 'worker error'));
-  scoring.on('failed', logFinalFailure(log, QUEUE.scoring));
+  watchWorker(scoring, log, QUEUE.scoring);
 
   // The stress test runs on the scoring pool's threads. One job per thread at most: with the
   // scoring worker's jobs the pool never holds more waiting tasks than its bounded queue takes.
@@ -126,8 +101,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     }, foreignJobs),
     leasedOptions(config.scoring.threads),
   );
-  stress.on('error', connectionErrorListener(log, { queue: QUEUE.stress }, 'worker error'));
-  stress.on('failed', logFinalFailure(log, QUEUE.stress));
+  watchWorker(stress, log, QUEUE.stress);
 
   const feedRedis = createRedis(config.redis.url, 'producer', log, 'worker-feed');
   // The same cache module as the web: a change is applied here on its announcement, within a second.
@@ -150,8 +124,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     // Settlement waits on the facilitator and the chain, not on this CPU.
     leasedOptions(config.payments.settlementConcurrency),
   );
-  settlement.on('error', connectionErrorListener(log, { queue: QUEUE.settlement }, 'worker error'));
-  settlement.on('failed', logFinalFailure(log, QUEUE.settlement));
+  watchWorker(settlement, log, QUEUE.settlement);
 
   // Exports read the ledger (progress reports, training-dataset manifests): database work, not CPU.
   const exportsWorker = new Worker(
@@ -162,90 +135,18 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     }, foreignJobs),
     leasedOptions(2),
   );
-  exportsWorker.on('error', connectionErrorListener(log, { queue: QUEUE.exports }, 'worker error'));
-  exportsWorker.on('failed', logFinalFailure(log, QUEUE.exports));
+  watchWorker(exportsWorker, log, QUEUE.exports);
 
-  const maintenanceQueue = new Queue(QUEUE.maintenance, { connection, prefix });
-  maintenanceQueue.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'queue error'));
-  // Upserted at every start with fixed ids, so any number of workers registers each schedule once.
-  // Completed runs kept: a few of each schedule (the count is per queue, over every schedule).
-  const scheduled = { removeOnComplete: { count: 50 }, removeOnFail: { count: 50 } };
-  await maintenanceQueue.upsertJobScheduler(
-    MAINTENANCE_HEARTBEAT_SCHEDULER,
-    { every: config.scoring.maintenanceEveryMs },
-    { name: MAINTENANCE_HEARTBEAT_JOB, data: {}, opts: scheduled },
-  );
-  await maintenanceQueue.upsertJobScheduler(
-    MAINTENANCE_REDEMPTION_SWEEP_SCHEDULER,
-    { every: config.scoring.maintenanceEveryMs },
-    { name: MAINTENANCE_REDEMPTION_SWEEP_JOB, data: {}, opts: scheduled },
-  );
-  await maintenanceQueue.upsertJobScheduler(
-    MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
-    { every: config.scoring.maintenanceEveryMs },
-    { name: MAINTENANCE_SETTLEMENT_RECONCILER_JOB, data: {}, opts: scheduled },
-  );
-  await maintenanceQueue.upsertJobScheduler(
-    PROOF_CARD_REFRESH_SCHEDULER,
-    { every: config.proofCards.refreshEveryMs },
-    { name: PROOF_CARD_REFRESH_JOB, data: {}, opts: scheduled },
-  );
-  await maintenanceQueue.upsertJobScheduler(
-    EXPIRE_DUELS_SCHEDULER,
-    { every: config.scoring.maintenanceEveryMs },
-    { name: EXPIRE_DUELS_JOB, data: {}, opts: scheduled },
-  );
-  await maintenanceQueue.upsertJobScheduler(
-    MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER,
-    { every: config.scoring.maintenanceEveryMs },
-    { name: MAINTENANCE_ROLEPLAY_EXPIRY_JOB, data: {}, opts: scheduled },
-  );
-  // Card renewals and the card reconciler run only where a card processor is configured.
-  const stripe = createStripeClient(config.cards);
-  const cardProcessors: Record<string, (job: Job) => Promise<unknown>> = {};
-  if (stripe) {
-    const cardDeps = { dataSource, stripe, log };
-    cardProcessors[CARD_RENEWALS_JOB] = createCardRenewalsProcessor(cardDeps);
-    cardProcessors[CARD_RECONCILER_JOB] = createCardReconcilerProcessor({ ...cardDeps, lookbackSeconds: config.cards.reconcileLookbackSeconds });
-    await maintenanceQueue.upsertJobScheduler(CARD_RENEWALS_SCHEDULER, { every: config.cards.maintenanceEveryMs }, { name: CARD_RENEWALS_JOB, data: {}, opts: scheduled });
-    await maintenanceQueue.upsertJobScheduler(CARD_RECONCILER_SCHEDULER, { every: config.cards.maintenanceEveryMs }, { name: CARD_RECONCILER_JOB, data: {}, opts: scheduled });
-  } else {
-    // Schedules left by an earlier configured start would emit jobs no worker here can run.
-    await maintenanceQueue.removeJobScheduler(CARD_RENEWALS_SCHEDULER);
-    await maintenanceQueue.removeJobScheduler(CARD_RECONCILER_SCHEDULER);
-  }
-  await maintenanceQueue.upsertJobScheduler(
-    EMBED_SWEEP_SCHEDULER,
-    { every: config.scoring.maintenanceEveryMs },
-    { name: EMBED_SWEEP_JOB, data: {}, opts: scheduled },
-  );
-  const maintenance = new Worker(
-    QUEUE.maintenance,
-    createDispatcher(QUEUE.maintenance, {
-      ...cardProcessors,
-      [MAINTENANCE_HEARTBEAT_JOB]: createHeartbeatProcessor({ log, network }),
-      [MAINTENANCE_REDEMPTION_SWEEP_JOB]: createRedemptionSweepProcessor({
-        dataSource,
-        olderThanSeconds: config.payments.abandonedRedemptionSeconds,
-        log,
-      }),
-      [MAINTENANCE_SETTLEMENT_RECONCILER_JOB]: createSettlementReconcilerProcessor({
-        dataSource,
-        redis: feedRedis,
-        queuePrefix: prefix,
-        chain,
-        staleAfterSeconds: config.payments.reconcileAfterSeconds,
-        log,
-      }),
-      [PROOF_CARD_REFRESH_JOB]: createProofCardRefreshProcessor({ dataSource, windowDays: config.proofCards.windowDays, log }),
-      [EXPIRE_DUELS_JOB]: createExpireDuelsProcessor({ dataSource, log }),
-      [MAINTENANCE_ROLEPLAY_EXPIRY_JOB]: createRoleplayExpiryProcessor({ dataSource, log }),
-      [EMBED_SWEEP_JOB]: createEmbedSweepProcessor({ dataSource, log }),
-    }, foreignJobs),
-    { connection, prefix, concurrency: 1 },
-  );
-  maintenance.on('error', connectionErrorListener(log, { queue: QUEUE.maintenance }, 'worker error'));
-  maintenance.on('failed', logFinalFailure(log, QUEUE.maintenance));
+  const { worker: maintenance, queue: maintenanceQueue } = await startMaintenanceWorker({
+    config,
+    dataSource,
+    feedRedis,
+    network,
+    chain,
+    connection,
+    foreignJobs,
+    log,
+  });
 
   const metrics = createWorkerMetrics();
   for (const worker of [scoring, stress, settlement, exportsWorker, maintenance]) metrics.observe(worker);

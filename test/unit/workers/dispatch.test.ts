@@ -15,6 +15,7 @@ describe('createDispatcher', function () {
   });
 
   it('starts every queue whose declared jobs all have one, and routes a job to its handler', async function () {
+    expect(Object.keys(QUEUE_JOBS).sort()).to.deep.equal(['exports', 'scoring', 'settlement', 'stress']);
     for (const [queue, names] of Object.entries(QUEUE_JOBS)) {
       expect(names!.length, queue).to.be.greaterThan(0);
       const dispatch = createDispatcher(queue as keyof typeof QUEUE_JOBS, handlersFor(names!));
