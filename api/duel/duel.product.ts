@@ -5,7 +5,7 @@ import { canonicalHash } from '../../shared/payments/canonical-hash';
 import { PRODUCTS } from '../../shared/products';
 import type { AppDeps } from '../http/deps';
 import type { PaidProduct } from '../payments/paid-product';
-import { chargeAsReserved, storedAuthorizationOf } from '../payments/stored-authorization';
+import { storedAuthorizationOf } from '../payments/stored-authorization';
 import { duelQuote, refuseIfSuspended } from './duel-fee';
 import { duelUrlFor } from './duel-reads';
 import { joinRefusal } from './duel-refusals';
@@ -42,7 +42,8 @@ export function duelProduct(deps: AppDeps): PaidProduct {
       }
       const duelId = entry.duel_id ?? '';
       const requestHash = canonicalHash({ path: product.path, body: entry });
-      // A retry of a paid request replays its stored answer, held to the amount it was reserved at.
+      // A retry of a paid request replays its stored answer (the pipeline finds it whatever the fee is
+      // now): the duel it resolved and the fee its verdict escalated must not refuse it here.
       const stored = await storedAuthorizationOf(call, deps, requestHash);
       if (duelId !== '' && !stored) {
         const refusal = joinRefusal(await findDuel(deps.dataSource, duelId), entry);
@@ -50,10 +51,9 @@ export function duelProduct(deps: AppDeps): PaidProduct {
       }
       const quote = await duelQuote(deps.dataSource, entry.wallet_address, deps.network.current());
       if (!stored) refuseIfSuspended(quote.fee);
-      const charge = stored ? chargeAsReserved(quote.charge, stored) : quote.charge;
       const context = { challengeUrlFor: duelUrlFor(call), fee: quote.fee, reqId: call.reqId };
       return {
-        request: { charge, wallet: entry.wallet_address, requestHash, nonFinalNote: { duel_fee: quote.fee } },
+        request: { charge: quote.charge, wallet: entry.wallet_address, requestHash, nonFinalNote: { duel_fee: quote.fee } },
         work: (paid) => (duelId !== '' ? runJoinDuel(deps, { ...entry, duel_id: duelId }, paid, context) : runOpenDuel(deps, entry, paid, context)),
       };
     },

@@ -1,6 +1,5 @@
 import { findAuthorization, type AuthorizationRow } from '../../shared/payments/authorization-store';
 import type { AppDeps } from '../http/deps';
-import type { Charge } from './charge';
 import { decodePaymentSignature } from './exact-evm/decode-payment-signature';
 import type { PaidCall } from './paid-product';
 
@@ -29,14 +28,4 @@ export async function storedAuthorizationOf(call: Pick<PaidCall, 'x402Payment'>,
   const { payments } = deps.config;
   const row = await findAuthorization(deps.dataSource, { network: payments.network, asset: payments.usdcAsset.toLowerCase(), payer: from.toLowerCase(), nonce: nonce.toLowerCase() });
   return row?.requestHash === requestHash ? row : undefined;
-}
-
-/**
- * The charge a retry of a stored authorization is held to: the amount it was reserved at.
- * @param charge - the charge as quoted now
- * @param row - the stored authorization
- * @returns the charge at the stored amount
- */
-export function chargeAsReserved(charge: Charge, row: AuthorizationRow): Charge {
-  return { ...charge, price: { ...charge.price, usdcUnits: Number(row.amount) } };
 }
