@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ConfigError } from './errors';
@@ -154,6 +155,16 @@ export interface AppConfig {
    * (the embedded check's contextual mode). Unset: those features answer "unavailable" and charge nothing.
    */
   readonly llm: { readonly provider?: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } };
+  /**
+   * Calls to addresses a caller or a sponsor gave (install checks, pilot agents) go through the
+   * outbound guard; these lists only widen it for development and tests (a loopback site).
+   */
+  readonly outbound: {
+    /** Loopback or private addresses (IP or CIDR) that may be fetched anyway. Empty in production. */
+    readonly allowAddresses: readonly string[];
+    /** Ports besides 80 and 443 that may be fetched. Empty in production. */
+    readonly allowPorts: readonly number[];
+  };
   /** The embedded check (`POST /api/embed/check`). */
   readonly embed: {
     /** Checks one web process works on at once; beyond, 429 paid_capacity_busy with Retry-After (no charge). */
@@ -287,6 +298,8 @@ interface EnvShape {
   LLM_API_KEY?: string;
   LLM_MODEL?: string;
   EMBED_MAX_IN_FLIGHT: number;
+  OUTBOUND_ALLOW_ADDRESSES: string;
+  OUTBOUND_ALLOW_PORTS: string;
 }
 
 const int = (minimum: number, maximum: number, dflt?: number) =>
@@ -373,6 +386,9 @@ const ENV_SCHEMA = {
     LLM_API_KEY: { type: 'string', minLength: 1 },
     LLM_MODEL: { type: 'string', minLength: 1 },
     EMBED_MAX_IN_FLIGHT: int(1, 100_000, 64),
+    // Comma-separated; each entry is checked as an address below (a pattern cannot say "an IPv6 CIDR").
+    OUTBOUND_ALLOW_ADDRESSES: { type: 'string', pattern: '^[0-9A-Fa-f.:/,\\s]*$', default: '' },
+    OUTBOUND_ALLOW_PORTS: { type: 'string', pattern: '^(\\d{1,5}(,\\s*\\d{1,5})*)?$', default: '' },
   },
 } as const;
 
@@ -391,6 +407,21 @@ function describe(err: ErrorObject): string {
       // Values are never echoed: URLs and keys may hold secrets.
       return `${name} ${err.message ?? 'is invalid'}`;
   }
+}
+
+function listOf(csv: string): string[] {
+  return csv
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 function deepFreeze<T>(value: T): T {
@@ -434,6 +465,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   // A key without the webhook secret would take payments whose grants could never be verified.
   if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) problems.push('STRIPE_WEBHOOK_SECRET must be set together with STRIPE_SECRET_KEY');
   // A provider is the three variables together; a partial one is a mistake, not "no provider".
+  for (const entry of listOf(e.OUTBOUND_ALLOW_ADDRESSES)) {
+    if (!isAddressOrCidr(entry)) problems.push(`OUTBOUND_ALLOW_ADDRESSES has an entry that is not an IP address or CIDR block (${entry})`);
+  }
+  for (const port of listOf(e.OUTBOUND_ALLOW_PORTS).map(Number)) {
+    if (port < 1 || port > 65535) problems.push('OUTBOUND_ALLOW_PORTS has a port outside 1-65535');
+  }
   const llmSet = [e.LLM_BASE_URL, e.LLM_API_KEY, e.LLM_MODEL].filter((v) => v !== undefined).length;
   if (llmSet > 0 && llmSet < 3) problems.push('LLM_BASE_URL, LLM_API_KEY and LLM_MODEL must be set together (or none of them)');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -501,6 +538,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
           ? { baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
           : undefined,
     },
+    outbound: { allowAddresses: listOf(e.OUTBOUND_ALLOW_ADDRESSES), allowPorts: listOf(e.OUTBOUND_ALLOW_PORTS).map(Number) },
     embed: { maxInFlight: e.EMBED_MAX_IN_FLIGHT },
     payments: {
       network: e.X402_NETWORK,

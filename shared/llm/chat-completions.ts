@@ -34,15 +34,23 @@ export interface ChatCompletions {
 /**
  * Creates the client of an operator-configured provider with the official `openai` SDK, with an
  * explicit timeout and `maxRetries: 0` (the SDK retries twice by default; where the rule is one
- * call, a retry would be a second evaluation). The provider URL comes from configuration, not
- * from a caller, so it is not sent through the outbound-call guard; a feature that calls an
- * address a caller gave must use the guard instead of this module.
+ * call, a retry would be a second evaluation). The operator's own provider URL comes from
+ * configuration and uses the SDK's fetch; a provider whose address a caller or a sponsor gave must
+ * pass the outbound guard's `fetch` (`shared/http/outbound-guard.ts`), so every request and
+ * redirect is checked there.
  * @param provider - base URL, key, model
  * @param timeoutMs - the whole call's deadline
+ * @param fetchImpl - the fetch the SDK uses (the outbound guard's for a given address)
  * @returns the client
  */
-export function createChatCompletions(provider: ChatProvider, timeoutMs: number): ChatCompletions {
-  const client = new OpenAI({ baseURL: provider.baseUrl, apiKey: provider.apiKey, timeout: timeoutMs, maxRetries: 0 });
+export function createChatCompletions(provider: ChatProvider, timeoutMs: number, fetchImpl?: typeof fetch): ChatCompletions {
+  const client = new OpenAI({
+    baseURL: provider.baseUrl,
+    apiKey: provider.apiKey,
+    timeout: timeoutMs,
+    maxRetries: 0,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
   return {
     async complete(messages, options = {}) {
       try {

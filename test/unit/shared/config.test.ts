@@ -26,6 +26,16 @@ describe('loadConfig', function () {
     expect(Object.isFrozen(cfg.payments.treasury)).to.equal(true);
   });
 
+  it('lets the outbound guard through nothing extra by default, and reads explicit allowances', function () {
+    expect(loadConfig({}).outbound).to.deep.equal({ allowAddresses: [], allowPorts: [] });
+    const cfg = loadConfig({ OUTBOUND_ALLOW_ADDRESSES: '127.0.0.1, ::1, 10.0.0.0/8', OUTBOUND_ALLOW_PORTS: '8080,3001' });
+    expect(cfg.outbound).to.deep.equal({ allowAddresses: ['127.0.0.1', '::1', '10.0.0.0/8'], allowPorts: [8080, 3001] });
+    for (const bad of ['127.0.0.1/33', '1.2.3', '::1/129', '10.0.0.0/8/1']) {
+      expect(() => loadConfig({ OUTBOUND_ALLOW_ADDRESSES: bad }), bad).to.throw(ConfigError, /OUTBOUND_ALLOW_ADDRESSES/);
+    }
+    expect(() => loadConfig({ OUTBOUND_ALLOW_PORTS: '70000' })).to.throw(ConfigError, /OUTBOUND_ALLOW_PORTS/);
+  });
+
   it('treats empty strings as unset', function () {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).http.port).to.equal(3000);
   });
