@@ -12,19 +12,18 @@ import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
 import { CARD_WEBHOOK_PATH } from './cards/webhook';
 import { MCP_PATH } from './mcp/mcp.routes';
+import type { PaymentMethod } from './payments/methods';
+import { paymentMethodsOf } from './payments/pay';
 import { createApiRouter, type ApiDeps } from './routes';
 
-/** Response headers browsers may read: the x402 receipts and challenge, and the request id. */
-export const EXPOSED_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'X-Payment-Replayed', 'X-Request-Id', 'Retry-After'];
+/** Response headers browsers may read besides the payment methods': the replay flag, the request id, Retry-After. */
+const EXPOSED_HEADERS = ['X-Payment-Replayed', 'X-Request-Id', 'Retry-After'];
 
-/** Request headers browsers may send. */
-export const ALLOWED_HEADERS = [
+/** Request headers browsers may send besides the payment methods'. */
+const ALLOWED_HEADERS = [
   'Content-Type',
   'Accept',
   'X-Request-Id',
-  'PAYMENT-SIGNATURE',
-  'X-PAYMENT',
-  'X-BUNDLE-TOKEN',
   'X-BUNDLE-CLAIM',
   'Idempotency-Key',
   'X-AEI-PILOT-TOKEN',
@@ -32,6 +31,19 @@ export const ALLOWED_HEADERS = [
   'X-AEI-COMPANY-TOKEN',
   'MCP-Protocol-Version',
 ];
+
+/**
+ * The CORS header lists: the fixed ones and every payment method's own.
+ * @param methods - the payment methods this process takes
+ * @returns the request headers a browser may send and the response headers it may read
+ */
+export function corsHeaders(methods: readonly PaymentMethod[]): { allow: string[]; expose: string[] } {
+  const unique = (names: string[]): string[] => [...new Set(names)];
+  return {
+    allow: unique([...ALLOWED_HEADERS, ...methods.flatMap((m) => m.headers.map((h) => h.name))]),
+    expose: unique([...methods.flatMap((m) => m.exposedHeaders ?? []), ...EXPOSED_HEADERS]),
+  };
+}
 
 /**
  * Builds the Koa application. It never listens: `api/server.ts` does, and tests call
@@ -57,10 +69,11 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   app.use(requestMetrics(deps.metrics));
   app.use(errorHandler());
   app.use(clientIp(http.trustedProxyHops));
+  const headers = corsHeaders(paymentMethodsOf(deps));
   const allowCrossOrigin = cors({
     origin: http.corsOrigin,
-    exposeHeaders: EXPOSED_HEADERS,
-    allowHeaders: ALLOWED_HEADERS,
+    exposeHeaders: headers.expose,
+    allowHeaders: headers.allow,
     allowMethods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
     maxAge: 600,
   });

@@ -61,6 +61,9 @@ import type { AppContext, AppState } from './http/context';
 import { cacheRouteMatches } from './http/route-match-cache';
 import type { AppDeps } from './http/deps';
 import { buildOpenApiDocument } from './http/openapi/document';
+import { PAYMENT_METHODS, type PaymentMethod } from './payments/methods';
+import { withPaymentMethodHeaders } from './payments/payment.openapi';
+import { paymentMethodsOf } from './payments/pay';
 import type { OperationSpec } from './http/openapi/operation';
 import { pricingOperations } from './pricing/pricing.openapi';
 import { pricingRoutes } from './pricing/pricing.routes';
@@ -130,10 +133,11 @@ const openApiOperation: OperationSpec = {
 /**
  * Every operation the service serves; the OpenAPI document and the pricing manifest read this list.
  * @param config - the loaded config (generated prose shows configured values, e.g. the free cap)
+ * @param methods - the payment methods this process takes (their headers join every paid POST)
  * @returns the operations
  */
-export function apiOperations(config: AppConfig): OperationSpec[] {
-  return [
+export function apiOperations(config: AppConfig, methods: readonly PaymentMethod[] = PAYMENT_METHODS): OperationSpec[] {
+  return withPaymentMethodHeaders([
     ...healthOperations,
     ...pricingOperations,
     ...profileOperations,
@@ -169,7 +173,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...discoveryOperations,
     ...mcpOperations,
     openApiOperation,
-  ];
+  ], methods);
 }
 
 /**
@@ -180,7 +184,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
 export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
   // Every request is matched against every route; the answer per method and path is kept.
   const router = cacheRouteMatches(createRouter());
-  const operations = apiOperations(apiDeps.config);
+  const operations = apiOperations(apiDeps.config, paymentMethodsOf(apiDeps));
   // Every paid product's 402 declares the Bazaar discovery extension, from the same operations.
   const deps: ApiDeps = { ...apiDeps, challengeExtensions: bazaarExtensions(operations) };
   // Every operation as `METHOD /path`, e.g. `GET /api/simulate`: the manifest lists only these.

@@ -6,6 +6,7 @@ import { readDatabaseId } from '../shared/db/database-identity';
 import { connectionErrorListener, createLogger, type Logger } from '../shared/logger';
 import { startNetworkConfigCache } from '../shared/operators/network-config-cache';
 import { createFacilitator } from '../shared/payments/facilitator-client';
+import { PAYMENT_METHODS, secretHeaderNames } from './payments/methods';
 import { closeRedis, createRedis } from '../shared/redis';
 import { loadLanguageDetector } from '../shared/scoring';
 import { reportReadyToSupervisor } from '../shared/supervision';
@@ -200,7 +201,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const problem = publicOriginProblem(config);
   if (problem) throw new Error(problem);
-  const logger = createLogger(config, 'web');
+  const logger = createLogger(config, 'web', undefined, secretHeaderNames(PAYMENT_METHODS));
   const runtime = await startWeb(config, logger);
   let stopping = false;
   const stop = (signal: NodeJS.Signals | 'disconnect') => {

@@ -7,9 +7,6 @@ export type { Logger } from 'pino';
 const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
-  'req.headers["x-payment"]',
-  'req.headers["payment-signature"]',
-  'req.headers["x-bundle-token"]',
   'req.headers["x-roleplay-secret"]',
   'req.headers["x-aei-pilot-token"]',
   'req.headers["x-aei-wording-token"]',
@@ -18,9 +15,6 @@ const REDACT = [
   'res.headers["payment-response"]',
   'res.headers["x-payment-response"]',
   'headers.authorization',
-  'headers["x-payment"]',
-  'headers["payment-signature"]',
-  'headers["x-bundle-token"]',
   '*.signature',
   '*.authorization',
   '*.bundle_token',
@@ -69,14 +63,17 @@ export function serializeError(err: unknown): unknown {
  * @param cfg - the `log` section of the config
  * @param service - `web`, `worker`, ...
  * @param destination - output stream; stdout when omitted (tests pass a capture stream)
+ * @param secretHeaders - request headers that carry secrets besides the fixed list (the payment
+ *   methods' own, which the web process passes: a logger in `shared/` cannot know them)
  * @returns the root logger; make children per request (`reqId`) or job (`jobId`)
  */
-export function createLogger(cfg: Pick<AppConfig, 'log'>, service: string, destination?: DestinationStream): Logger {
+export function createLogger(cfg: Pick<AppConfig, 'log'>, service: string, destination?: DestinationStream, secretHeaders: readonly string[] = []): Logger {
+  const headerPaths = secretHeaders.flatMap((name) => [`req.headers[${JSON.stringify(name.toLowerCase())}]`, `headers[${JSON.stringify(name.toLowerCase())}]`]);
   const options = {
     level: cfg.log.level,
     base: { service },
     serializers: { err: serializeError },
-    redact: { paths: REDACT, censor: '[redacted]' },
+    redact: { paths: [...REDACT, ...headerPaths], censor: '[redacted]' },
   };
   return pino(options, destination ?? pino.destination({ dest: 1, sync: true }));
 }

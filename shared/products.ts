@@ -1,8 +1,8 @@
 /**
- * The product catalog: every paid product's id, path, tiers, prices, accepted payment methods and
- * published terms (interface description sections 4.1 and 8). The pricing manifest, every 402
- * quote, the OpenAPI prices and the ledger's product column derive from it; nothing restates a
- * price or a path by hand. The live 402 quote is authoritative (it may apply a discount).
+ * The product catalog: every paid product's id, path, tiers, prices and published terms (the
+ * contract's sections 4.1 and 8; which payment methods pay for a tier, each method says itself in
+ * `api/payments/methods`). The pricing manifest, every 402 quote, the OpenAPI prices and the
+ * ledger's product column derive from it; nothing restates a price or a path by hand. The live 402 quote is authoritative (it may apply a discount).
  */
 
 /** A published base quote: USDC atomic units (6 decimals) and legacy lamports. Integers, never floats. */
@@ -14,19 +14,11 @@ export interface Price {
 /** Asset name of the legacy rail's native SOL (it has no token address; amounts in lamports). Every other asset is USDC. */
 export const SOL_ASSET = 'SOL';
 
-/**
- * How a request may pay. `x402`: a per-call payment settled on the ledger, by x402 v2
- * `PAYMENT-SIGNATURE` (USDC, EIP-3009) or the legacy SOL rail (`X-PAYMENT`, or `tx_hash` in the
- * body). `bundle-credit`: one prepaid basic credit, by `X-BUNDLE-TOKEN`.
- */
-export type PaymentMethodId = 'x402' | 'bundle-credit';
-
 /** One priced tier of a product. */
 export interface ProductTier {
   readonly price: Price;
   /** One line for the challenge's `resource.description`. */
   readonly description: string;
-  readonly methods: readonly PaymentMethodId[];
 }
 
 /** The tier key of a product sold at one price (its ledger tier is null). */
@@ -85,10 +77,9 @@ export const PRODUCT_TERMS = Object.freeze({
   embedReplayRetentionSeconds: 86_400,
 });
 
-const X402_ONLY: readonly PaymentMethodId[] = ['x402'];
 
 function single(usdcUnits: number, lamports: number, description: string): Readonly<Record<string, ProductTier>> {
-  return { [SINGLE_TIER]: { price: { usdcUnits, lamports }, description, methods: X402_ONLY } };
+  return { [SINGLE_TIER]: { price: { usdcUnits, lamports }, description } };
 }
 
 function product(p: Omit<Product, 'method' | 'idempotencyKey' | 'loyaltyDiscount' | 'terms'> & Partial<Product>): Product {
@@ -110,12 +101,10 @@ export const PRODUCTS = Object.freeze({
       basic: {
         price: { usdcUnits: 50_000, lamports: 270_000 },
         description: 'Basic scoring session: score, suggested prompt addition, improvement hint.',
-        methods: ['x402', 'bundle-credit'],
       },
       deep: {
         price: { usdcUnits: 180_000, lamports: 950_000 },
         description: 'Deep scoring session: diagnostics, machine-like signals with evidence, rewrite guidance.',
-        methods: X402_ONLY,
       },
     },
     idempotencyKey: true,
@@ -213,14 +202,12 @@ export const PRODUCTS = Object.freeze({
       bundle: {
         price: { usdcUnits: 42_500_000, lamports: 229_500_000 },
         description: `Prepaid bundle: ${t.bundleCredits} basic-score credits (${t.bundleDiscountPct} percent off list).`,
-        methods: X402_ONLY,
       },
       // The fleet card pack's 1176 credits at exactly the bundle's per-credit rate (42,500 units /
       // 229,500 lamports); the card pack rounds this to 50.00 USD.
       fleet: {
         price: { usdcUnits: 49_980_000, lamports: 269_892_000 },
         description: `Fleet bundle: ${t.fleetCredits} basic-score credits under one token for your agents (the fleet pack's terms, ${t.bundleDiscountPct} percent off list).`,
-        methods: X402_ONLY,
       },
     },
     // The bundle is already sold below list; the loyalty discount is not stacked on it.

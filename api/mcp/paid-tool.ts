@@ -4,7 +4,7 @@ import type { AppDeps } from '../http/deps';
 import type { PaidProduct } from '../payments/paid-product';
 import type { PaidResource, PaymentExchange } from '../payments/payment-exchange';
 import { payFor } from '../payments/pay';
-import { jsonResult, MCP_BUNDLE_TOKEN_META_KEY, MCP_PAYMENT_META_KEY, MCP_PAYMENT_RESPONSE_META_KEY, MCP_REPLAYED_META_KEY } from './tool-result';
+import { jsonResult, MCP_PAYMENT_META_KEY, MCP_PAYMENT_RESPONSE_META_KEY, MCP_REPLAYED_META_KEY } from './tool-result';
 
 /** A tool call over MCP: the caller, the call's `_meta`, and the headers of the MCP POST. */
 export interface PaidToolCall extends AgentCall {
@@ -46,15 +46,10 @@ export async function payTool(deps: AppDeps, paid: PaidProduct, args: unknown, c
   const payment = call.meta[MCP_PAYMENT_META_KEY];
   const carried = typeof payment === 'string' || (typeof payment === 'object' && payment !== null) ? payment : undefined;
   const { request, work } = await paid.prepare(args, { ...call, x402Payment: carried });
-  const bundleToken = call.meta[MCP_BUNDLE_TOKEN_META_KEY];
   const exchange: PaymentExchange = {
     resource: toolResource(paid.product.id),
-    proofs: {
-      // The object itself; a string is read as the base64 header form.
-      x402: payment === undefined || payment === null ? undefined : { source: '_meta["x402/payment"]', value: payment as string | object },
-      txHash: (args as { tx_hash?: unknown }).tx_hash,
-      bundleToken: typeof bundleToken === 'string' && bundleToken !== '' ? bundleToken : undefined,
-    },
+    // Per-call proofs ride in the call's _meta, never in the MCP POST's headers.
+    proofs: { header: () => undefined, meta: (key) => call.meta[key], body: args as Record<string, unknown> },
     reqId: call.reqId,
     log: call.log,
     canary: call.canary,

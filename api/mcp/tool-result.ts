@@ -3,12 +3,11 @@ import { databaseUnavailableError, isDatabaseUnavailable } from '../../shared/db
 import { AppError, InternalError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 
-/** `_meta` key of the x402 PaymentPayload on a paid retry (x402 MCP transport). */
-export const MCP_PAYMENT_META_KEY = 'x402/payment';
+// The payment methods own the _meta keys they read; re-exported for the tool descriptions and tests.
+export { MCP_PAYMENT_META_KEY } from '../payments/methods/x402.method';
+export { MCP_BUNDLE_TOKEN_META_KEY } from '../payments/methods/bundle-credit.method';
 /** `_meta` key of the SettleResponse on a paid result (x402 MCP transport). */
 export const MCP_PAYMENT_RESPONSE_META_KEY = 'x402/payment-response';
-/** `_meta` key of a prepaid bundle token (this service's; it pays basic sessions as X-BUNDLE-TOKEN does). */
-export const MCP_BUNDLE_TOKEN_META_KEY = 'humanlike/bundle-token';
 /** `_meta` key set on a result that replays an earlier delivery of the same payment (X-Payment-Replayed). */
 export const MCP_REPLAYED_META_KEY = 'humanlike/payment-replayed';
 

@@ -1,5 +1,5 @@
 import { DEFAULT_NETWORK_CONFIG, livePrice, type NetworkConfig } from '../../shared/operators/network-config';
-import { ledgerTier, tierOf, type PaymentMethodId, type Price, type Product } from '../../shared/products';
+import { ledgerTier, tierOf, type Price, type Product } from '../../shared/products';
 
 /** What a paid request costs, how it may pay, and how the ledger names it; built from the catalog. */
 export interface Charge {
@@ -10,8 +10,6 @@ export interface Charge {
   price: Price;
   /** One line for the challenge's `resource.description`. */
   description: string;
-  /** The payment methods this product tier accepts. */
-  methods: readonly PaymentMethodId[];
   /** Whether the product honours Idempotency-Key. */
   idempotencyKey: boolean;
   /** A discount the live quote applied to the catalog price (`price` is then the discounted price). */
@@ -50,7 +48,6 @@ export function chargeFor(product: Product, tier: string = product.defaultTier, 
     tier: ledgerTier(tier),
     price: livePrice(product, tier, network),
     description: found.description,
-    methods: found.methods,
     idempotencyKey: product.idempotencyKey,
   };
 }

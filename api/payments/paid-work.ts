@@ -1,5 +1,4 @@
 import type { JobIdentity } from '../../jobs';
-import type { PaymentMethodId } from '../../shared/products';
 import type { AuthorizationRow, SessionSummary } from '../../shared/payments/authorization-store';
 import type { Charge } from './charge';
 
@@ -32,7 +31,8 @@ export interface PaidWorkContext {
   authorizationId: string | null;
   /** The job identity of this payment: a retry of the same payment finds the same job. */
   jobIdentity: JobIdentity;
-  method: PaymentMethodId;
+  /** The id of the payment method that paid (`PaymentMethod.id`). */
+  method: string;
 }
 
 /** What the paid work hands back: the response body (stored for replays) and the ledger summary. */

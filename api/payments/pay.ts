@@ -1,34 +1,15 @@
-import type { PaymentMethodId } from '../../shared/products';
 import { databaseUnavailableError, isDatabaseUnavailable } from '../../shared/db/db-errors';
 import { AppError, ValidationError } from '../../shared/errors';
 import type { AppContext } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { PROOF_CARD_VIA } from '../http/payment-evidence';
-import { BUNDLE_TOKEN_HEADER } from './bundle-credit/bundle-token';
 import { resourceUrlFor } from './challenge';
 import { MAX_IDEMPOTENCY_KEY_CHARS } from './idempotency';
-import { carriesBundleToken, payWithBundleCredit } from './methods/bundle-credit.method';
-import { carriesX402Payment, payPerCall } from './methods/x402.method';
+import { PAYMENT_METHODS, type PaymentMethod } from './methods';
 import type { PaidCall } from './paid-product';
-import type { MethodRequest, PaidRequest, PaidWork } from './paid-work';
-import type { PaymentExchange, PaymentProofs, PayOutcome } from './payment-exchange';
+import type { PaidRequest, PaidWork } from './paid-work';
+import type { PaymentExchange, PayOutcome } from './payment-exchange';
 import { quoteOutcome, sendPayOutcome } from './quote';
-
-/** One way to pay: how to see it on a call, and how to run a paid call with it. */
-interface PaymentMethod {
-  id: PaymentMethodId;
-  /** What the caller sends, for error messages. */
-  proof: string;
-  carriedBy(proofs: PaymentProofs): boolean;
-  run(exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome>;
-}
-
-// Every payment method the service takes. A new one (card-pack credits, company tokens) is one
-// more entry here, never a branch in a route.
-const METHODS: readonly PaymentMethod[] = [
-  { id: 'bundle-credit', proof: BUNDLE_TOKEN_HEADER, carriedBy: carriesBundleToken, run: payWithBundleCredit },
-  { id: 'x402', proof: 'a payment (PAYMENT-SIGNATURE, X-PAYMENT or tx_hash)', carriedBy: carriesX402Payment, run: payPerCall },
-];
 
 /**
  * The one payment pipeline every paid route calls: validate, build the charge, `pay`, present.
@@ -52,16 +33,10 @@ export async function pay(ctx: AppContext, deps: AppDeps, request: PaidRequest, 
  * @returns the exchange
  */
 export function httpExchange(ctx: AppContext, deps: AppDeps): PaymentExchange {
-  const signature = ctx.get('payment-signature');
-  const body = ctx.state.body as { tx_hash?: unknown } | undefined;
+  const body = ctx.state.body as Record<string, unknown> | undefined;
   return {
     resource: { url: resourceUrlFor(deps.config.payments, ctx), key: ctx.path },
-    proofs: {
-      x402: signature ? { source: 'PAYMENT-SIGNATURE', value: signature } : undefined,
-      legacyHeader: ctx.get('x-payment') || undefined,
-      txHash: body?.tx_hash,
-      bundleToken: ctx.get(BUNDLE_TOKEN_HEADER) || undefined,
-    },
+    proofs: { header: (name) => ctx.get(name) || undefined, meta: () => undefined, body },
     idempotencyKey: ctx.get('idempotency-key') || undefined,
     reqId: ctx.state.reqId,
     log: ctx.state.log,
@@ -99,23 +74,25 @@ async function payForCall(exchange: PaymentExchange, deps: AppDeps, request: Pai
   const { product } = request.charge;
   await deps.evidence.began(exchange, product);
   const idempotencyKey = readIdempotencyKey(exchange, request);
-  const carried = METHODS.filter((m) => m.carriedBy(exchange.proofs));
+  const carried = paymentMethodsOf(deps).flatMap((method) => {
+    const proof = method.read(exchange.proofs);
+    return proof === undefined ? [] : [{ method, proof }];
+  });
   if (carried.length > 1) {
-    throw new AppError(400, 'ambiguous_payment', `Send one way to pay: ${carried.map((m) => m.proof).join(' or ')}, not several.`);
+    throw new AppError(400, 'ambiguous_payment', `Send one way to pay: ${carried.map((c) => c.method.proof).join(' or ')}, not several.`);
   }
-  const method = carried[0];
-  if (!method) {
+  if (carried.length === 0) {
     await deps.evidence.challenged(exchange, product);
     return withNonFinalNote(quoteOutcome(deps, request.charge, exchange.resource), request);
   }
   if (request.wallet === undefined) {
     throw new ValidationError([{ path: '/wallet_address', rule: 'required', message: 'is required to pay: it must be the payment signer' }]);
   }
-  if (!request.charge.methods.includes(method.id)) throw methodNotAccepted(method, request);
-  if (method.id === 'x402') await deps.evidence.retried(exchange, product);
+  const { method, proof } = carried[0]!;
+  if (!method.accepts(request.charge)) throw notAccepted(method, request);
   let outcome: PayOutcome;
   try {
-    outcome = await method.run(exchange, deps, { ...request, wallet: request.wallet, idempotencyKey }, work);
+    outcome = await method.run(proof, exchange, deps, { ...request, wallet: request.wallet, idempotencyKey }, work);
   } catch (err) {
     if (!request.nonFinalNote) throw err;
     const known = err instanceof AppError ? err : isDatabaseUnavailable(err) ? databaseUnavailableError(err) : undefined;
@@ -149,16 +126,20 @@ function readIdempotencyKey(exchange: PaymentExchange, request: PaidRequest): st
   return key;
 }
 
-function methodNotAccepted(method: PaymentMethod, request: PaidRequest): AppError {
+function notAccepted(method: PaymentMethod, request: PaidRequest): AppError {
   const { charge } = request;
+  if (method.notAccepted) return method.notAccepted(charge);
   const what = charge.tier ? `${charge.product} ${charge.tier}` : charge.product;
-  if (method.id === 'bundle-credit') {
-    // Bundle credits are basic-score credits (section 8), whatever the product.
-    return new AppError(422, 'bundle_basic_only', `${BUNDLE_TOKEN_HEADER} pays for basic sessions only, not ${what}; pay per call instead (nothing was spent).`, {
-      details: { fields: [{ path: charge.tier ? '/tier' : `header:${BUNDLE_TOKEN_HEADER}`, rule: 'bundle_basic_only', message: 'a bundle token pays for basic sessions only' }] },
-    });
-  }
-  return new AppError(422, 'payment_method_not_accepted', `${what} cannot be paid with ${method.proof}.`);
+  return new AppError(422, 'payment_method_not_accepted', `${what} cannot be paid with ${method.proof}; nothing was spent.`);
+}
+
+/**
+ * The payment methods this process takes: `PAYMENT_METHODS`, or the list a test's dependencies name.
+ * @param deps - app dependencies
+ * @returns the methods
+ */
+export function paymentMethodsOf(deps: Pick<AppDeps, 'paymentMethods'>): readonly PaymentMethod[] {
+  return deps.paymentMethods ?? PAYMENT_METHODS;
 }
 
 /**

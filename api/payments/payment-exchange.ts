@@ -1,7 +1,6 @@
 import type { SettleResponse } from '@x402/core/types';
 import type { Logger } from '../../shared/logger';
 import type { Challenge } from './challenge';
-import type { PaymentHeaderName } from './payment-header-error';
 
 /**
  * Where a paid call is made. Over HTTP the resource is the request path; over MCP it is the tool,
@@ -18,22 +17,23 @@ export interface PaidResource {
   key: string;
 }
 
-/** The payment proofs one call carries, read from HTTP headers and body, or from MCP `_meta`. */
-export interface PaymentProofs {
-  /** An x402 v2 PaymentPayload: base64 (the PAYMENT-SIGNATURE header) or the object itself (MCP `_meta`). */
-  x402?: { source: PaymentHeaderName; value: string | object };
-  /** The legacy `X-PAYMENT` header (x402 v1, SOL). */
-  legacyHeader?: string;
-  /** A legacy `tx_hash` from the validated request body. */
-  txHash?: unknown;
-  /** An `X-BUNDLE-TOKEN`. */
-  bundleToken?: string;
+/**
+ * Where a call's proofs of payment are, whatever the transport: HTTP has headers and a body, MCP
+ * has the call's `_meta` and its arguments. Each payment method reads what it needs from here.
+ */
+export interface CallProofs {
+  /** A request header of this call, undefined when absent; over MCP there are none (see `PaidCall.header`). */
+  header(name: string): string | undefined;
+  /** A member of the MCP call's `_meta`; over HTTP, undefined. */
+  meta(key: string): unknown;
+  /** The validated body (HTTP) or tool arguments (MCP). */
+  body: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** One paid call as the pipeline sees it, whatever the transport. */
 export interface PaymentExchange {
   resource: PaidResource;
-  proofs: PaymentProofs;
+  proofs: CallProofs;
   /** The raw Idempotency-Key, when the transport carries one. */
   idempotencyKey?: string;
   reqId: string;

@@ -1,8 +1,8 @@
-import type { Product } from '../../shared/products';
+import { PRODUCTS, type Product } from '../../shared/products';
 import { errorBodySchema } from '../http/responses.schema';
 import type { OperationSpec } from '../http/openapi/operation';
-import { BUNDLE_TOKEN_HEADER } from './bundle-credit/bundle-token';
 import { MAX_IDEMPOTENCY_KEY_CHARS } from './idempotency';
+import { paysForProduct, type PaymentMethod } from './methods';
 import { REPLAY_HEADER } from './quote';
 
 const receiptHeader = {
@@ -44,40 +44,38 @@ const paymentRequiredSchema = {
   },
 };
 
-const PAYMENT_HEADERS = [
-  {
-    name: 'PAYMENT-SIGNATURE',
-    description: 'x402 v2: base64 of JSON {x402Version: 2, resource: {url}, accepted, payload: {signature, authorization}}.',
-    schema: { type: 'string' },
-  },
-  {
-    name: 'X-PAYMENT',
-    description: 'x402 v1 legacy (SOL): base64 of JSON {x402Version: 1, scheme: "exact", network, payload: {signature, payer}}.',
-    schema: { type: 'string' },
-  },
-] as const;
-
 const IDEMPOTENCY_KEY_HEADER = {
   name: 'Idempotency-Key',
   description: `Optional opaque key (at most ${MAX_IDEMPOTENCY_KEY_CHARS} characters): the same key and request replay the first result; another request with the key is 409.`,
   schema: { type: 'string', maxLength: MAX_IDEMPOTENCY_KEY_CHARS },
 } as const;
 
-const BUNDLE_TOKEN_HEADER_SPEC = {
-  name: BUNDLE_TOKEN_HEADER,
-  description: 'A prepaid bundle token (basic tier only): redeems one credit instead of a payment; wallet_address must own the bundle.',
-  schema: { type: 'string' },
-} as const;
-
 /**
- * The request headers a paid product's POST reads, from the catalog: the payment headers, plus
- * Idempotency-Key and X-BUNDLE-TOKEN where the product takes them.
+ * The request headers a paid product's POST reads of its own (Idempotency-Key where it honours
+ * one); the payment methods' headers are added to every paid POST by {@link withPaymentMethodHeaders}.
  * @param product - the catalog entry
  * @returns the header specs
  */
 export function paidCallHeaders(product: Product): NonNullable<OperationSpec['headers']> {
-  const takesCredits = Object.values(product.tiers).some((tier) => tier.methods.includes('bundle-credit'));
-  return [...PAYMENT_HEADERS, ...(product.idempotencyKey ? [IDEMPOTENCY_KEY_HEADER] : []), ...(takesCredits ? [BUNDLE_TOKEN_HEADER_SPEC] : [])];
+  return product.idempotencyKey ? [IDEMPOTENCY_KEY_HEADER] : [];
+}
+
+/**
+ * Adds, to the POST of every paid product, the request headers of each payment method that pays
+ * for it, first: the document then lists exactly the methods the pipeline takes.
+ * @param operations - every operation the service serves
+ * @param methods - the payment methods this process takes
+ * @returns the operations, paid POSTs with their payment headers
+ */
+export function withPaymentMethodHeaders(operations: readonly OperationSpec[], methods: readonly PaymentMethod[]): OperationSpec[] {
+  return operations.map((op) => {
+    const product = op.method === 'post' ? Object.values(PRODUCTS).find((p) => p.path === op.path) : undefined;
+    if (!product) return op;
+    const headers = methods
+      .filter((method) => paysForProduct(method, product))
+      .flatMap((method) => method.headers.map((h) => ({ name: h.name, description: h.description, schema: { type: 'string' } })));
+    return { ...op, headers: [...headers, ...(op.headers ?? [])] };
+  });
 }
 
 /**

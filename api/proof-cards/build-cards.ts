@@ -4,6 +4,7 @@ import type { EvidenceSnapshot, MetricsWindow, ProductEvidence } from '../../sha
 import { PRODUCTS, type Product, type ProductKey } from '../../shared/products';
 import type { OperationSpec } from '../http/openapi/operation';
 import { PROOF_CARD_VIA } from '../http/payment-evidence';
+import { paysForProduct, type PaymentMethod } from '../payments/methods';
 import { CARD_TEXTS } from './card-catalog';
 
 /** A paid product this server serves, with the schema that validates its request. */
@@ -57,6 +58,8 @@ export interface CardContext {
   quotedAt: string;
   network: Pick<NetworkConfig, 'simulateBaseLamports'>;
   payments: AppConfig['payments'];
+  /** The payment methods this process takes: each one that pays for a product adds its step. */
+  methods: readonly PaymentMethod[];
 }
 
 /** The privacy statement of every card and of the list. */
@@ -116,8 +119,8 @@ function paymentFlow(source: CardSource, ctx: CardContext): ProofCard['payment_f
       'The stored result is replayed (X-Payment-Replayed: true) and nothing is charged again; the same authorization with another request is 409 payment_already_used. Never sign a replacement payment.',
     ],
   ];
-  if (Object.values(product.tiers).some((t) => t.methods.includes('bundle-credit'))) {
-    steps.push(['Or spend a prepaid credit.', 'With X-BUNDLE-TOKEN instead of a payment (basic tier only), one credit of the bundle pays for the call.']);
+  for (const method of ctx.methods) {
+    if (method.cardStep && paysForProduct(method, product)) steps.push([method.cardStep.action, method.cardStep.detail]);
   }
   return steps.map(([action, detail], i) => ({ step: i + 1, action, detail }));
 }

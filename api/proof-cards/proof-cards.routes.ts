@@ -7,6 +7,7 @@ import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import type { OperationSpec } from '../http/openapi/operation';
 import { validateQuery } from '../http/validate';
+import { paymentMethodsOf } from '../payments/pay';
 import { buildCard, buildCardList, cardSources, type CardContext } from './build-cards';
 import { cardQuerySchema, type CardQuery } from './proof-cards.schema';
 import { renderCardMarkdown } from './render-markdown';
@@ -38,6 +39,7 @@ export function proofCardRoutes(deps: AppDeps, operations: readonly OperationSpe
     quotedAt: new Date().toISOString(),
     network: deps.network.current(),
     payments: deps.config.payments,
+    methods: paymentMethodsOf(deps),
   });
 
   router.get('/api/proof-cards', async (ctx: AppContext) => {

@@ -1,6 +1,7 @@
 import supertest from 'supertest';
 import type { Agent } from 'supertest';
 import { createApp } from '../../api/app';
+import type { PaymentMethod } from '../../api/payments/methods';
 import type { ApiDeps } from '../../api/routes';
 import { createDeps } from '../../api/server';
 import type { DestinationStream } from 'pino';
@@ -27,17 +28,19 @@ export interface TestStack {
  * @param suite - suite name (the queue prefix)
  * @param options - `worker: false` for an API with no worker; env-style `env` overrides; a logger
  *   (default: the config's level to `logs`, or stdout); `logs` receives the web's and worker's log
- *   lines (LOG_LEVEL in `env` decides which)
+ *   lines (LOG_LEVEL in `env` decides which); `paymentMethods` replaces the ways to pay the app takes
  * @returns the stack; close it in `after`
  */
 export async function startTestStack(
   suite: string,
-  options: { worker?: boolean; env?: Record<string, string>; logger?: Logger; logs?: DestinationStream } = {},
+  options: { worker?: boolean; env?: Record<string, string>; logger?: Logger; logs?: DestinationStream; paymentMethods?: readonly PaymentMethod[] } = {},
 ): Promise<TestStack> {
   const url = await ensureTestDatabase();
   const config = testConfig({ DATABASE_URL: url, QUEUE_PREFIX: queuePrefix(suite), ...options.env });
   const logger = options.logger ?? createLogger(config, 'test', options.logs);
-  const { deps, close: closeDeps } = await createDeps(config, logger);
+  const created = await createDeps(config, logger);
+  const deps: ApiDeps = options.paymentMethods ? { ...created.deps, paymentMethods: options.paymentMethods } : created.deps;
+  const closeDeps = created.close;
   let worker: WorkerRuntime | undefined;
   try {
     if (options.worker !== false) worker = await startWorkers(config, logger);

@@ -2,15 +2,16 @@ import type { DataSource } from 'typeorm';
 import { AppError } from '../../../shared/errors';
 import { refundRedemption } from '../../../shared/payments/bundle-refunds';
 import type { AppDeps } from '../../http/deps';
-import { bundleTokenHashFrom, invalidBundleToken } from '../bundle-credit/bundle-token';
+import { BUNDLE_TOKEN_HEADER, bundleTokenHashFrom, invalidBundleToken } from '../bundle-credit/bundle-token';
 import { findBundleByTokenHash, type BundleRow } from '../bundle-credit/bundle-store';
 import { walletKey } from '../bundle-credit/wallet-key';
 import type { Charge } from '../charge';
 import { idempotencyKeyHash } from '../idempotency';
 import type { MethodRequest, PaidWork } from '../paid-work';
-import type { PaidResource, PaymentExchange, PaymentProofs, PayOutcome } from '../payment-exchange';
+import type { PaidResource, PaymentExchange, PayOutcome } from '../payment-exchange';
 import { paymentRequiredOutcome } from '../quote';
 import { referralCodeFor } from '../../../shared/payments/referral-code';
+import type { PaymentMethod } from './payment-method';
 
 /** A credit taken for one session. */
 export interface Redemption {
@@ -133,7 +134,7 @@ async function runWork(ds: DataSource, redemption: Redemption, bundle: BundleRow
       payer,
       authorizationId: null,
       jobIdentity: { kind: 'idempotency-key', key: `bundle-redemption/${redemption.id}` },
-      method: 'bundle-credit',
+      method: bundleCreditMethod.id,
     }),
     referralCodeFor(ds, payer),
   ]);
@@ -183,15 +184,6 @@ async function redeem(
 }
 
 /**
- * Whether a call carries a bundle token.
- * @param proofs - what the call carries
- * @returns true when X-BUNDLE-TOKEN is set
- */
-export function carriesBundleToken(proofs: PaymentProofs): boolean {
-  return Boolean(proofs.bundleToken);
-}
-
-/**
  * The bundle-credit method of the payment pipeline: a basic session paid with one bundle credit
  * (`X-BUNDLE-TOKEN`) instead of a payment: the
  * token names the bundle, `wallet_address` must own it (credits belong to the paying wallet; a
@@ -200,7 +192,8 @@ export function carriesBundleToken(proofs: PaymentProofs): boolean {
  * credit is given back if it fails. With an Idempotency-Key, the same request replays the stored
  * result (header X-Payment-Replayed: true) without a second credit; another request with the key
  * is a 409. A redemption is not a ledger settlement: the purchase of the bundle was.
- * @param exchange - the call: its resource and the token it carries
+ * @param token - the bundle token the call carries
+ * @param exchange - the call: its resource
  * @param deps - app dependencies
  * @param request - wallet, request hash, idempotency key, the per-call charge (offered when the bundle is empty)
  * @param work - the session
@@ -208,9 +201,9 @@ export function carriesBundleToken(proofs: PaymentProofs): boolean {
  * @throws AppError 401 bundle_token_required / invalid_bundle_token, 403 bundle_wallet_mismatch,
  *   409 idempotency_conflict; a 402 challenge with error bundle_exhausted is answered, not thrown
  */
-export async function payWithBundleCredit(exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome> {
+async function payWithBundleCredit(token: string, exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome> {
   const ds = deps.dataSource;
-  const bundle = await findBundleByTokenHash(ds, bundleTokenHashFrom(exchange.proofs.bundleToken ?? ''));
+  const bundle = await findBundleByTokenHash(ds, bundleTokenHashFrom(token));
   if (!bundle) throw invalidBundleToken();
   // A card bundle has no owner to match; a wallet-bought bundle's credits belong to its wallet.
   if (bundle.wallet !== null && walletKey(request.wallet) !== bundle.wallet) {
@@ -237,3 +230,36 @@ export async function payWithBundleCredit(exchange: PaymentExchange, deps: AppDe
   }
   throw new Error('an Idempotency-Key bound concurrently could not be found');
 }
+
+/** The `_meta` key of a bundle token on an MCP tool call. */
+export const MCP_BUNDLE_TOKEN_META_KEY = 'humanlike/bundle-token';
+
+// Bundle credits are basic-score credits (the contract's section 8), whatever the product.
+const PAYS_FOR: ReadonlyArray<{ product: string; tier: string | null }> = [{ product: 'simulate', tier: 'basic' }];
+
+/** Prepaid bundle credits: one basic session per credit, by `X-BUNDLE-TOKEN` (or MCP `_meta`). */
+export const bundleCreditMethod: PaymentMethod<string> = {
+  id: 'bundle-credit',
+  proof: BUNDLE_TOKEN_HEADER,
+  headers: [
+    {
+      name: BUNDLE_TOKEN_HEADER,
+      description: 'A prepaid bundle token (basic tier only): redeems one credit instead of a payment; wallet_address must own the bundle.',
+      secret: true,
+    },
+  ],
+  metaKeys: [MCP_BUNDLE_TOKEN_META_KEY],
+  read(proofs) {
+    const token = proofs.header(BUNDLE_TOKEN_HEADER) || proofs.meta(MCP_BUNDLE_TOKEN_META_KEY);
+    return typeof token === 'string' && token !== '' ? token : undefined;
+  },
+  accepts: (charge) => PAYS_FOR.some((p) => p.product === charge.product && p.tier === charge.tier),
+  notAccepted(charge) {
+    const what = charge.tier ? `${charge.product} ${charge.tier}` : charge.product;
+    return new AppError(422, 'bundle_basic_only', `${BUNDLE_TOKEN_HEADER} pays for basic sessions only, not ${what}; pay per call instead (nothing was spent).`, {
+      details: { fields: [{ path: charge.tier ? '/tier' : `header:${BUNDLE_TOKEN_HEADER}`, rule: 'bundle_basic_only', message: 'a bundle token pays for basic sessions only' }] },
+    });
+  },
+  cardStep: { action: 'Or spend a prepaid credit.', detail: `With ${BUNDLE_TOKEN_HEADER} instead of a payment (basic tier only), one credit of the bundle pays for the call.` },
+  run: payWithBundleCredit,
+};

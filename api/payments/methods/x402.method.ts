@@ -14,22 +14,95 @@ import {
 import type { AppDeps } from '../../http/deps';
 import { bindIdempotencyKey, findIdempotencyBinding, idempotencyKeyHash } from '../idempotency';
 import type { Delivery, DeliveryExtras, MethodRequest, PaidWork, WorkOutcome } from '../paid-work';
-import type { PaymentExchange, PaymentProofs, PayOutcome } from '../payment-exchange';
+import type { CallProofs, PaymentExchange, PayOutcome } from '../payment-exchange';
 import { InvalidPaymentHeaderError } from '../payment-header-error';
 import { paymentRequiredOutcome, quoteOutcome } from '../quote';
-import { claimExactEvmPayment } from '../rails/exact-evm-rail';
+import { claimExactEvmPayment, type ExactEvmProof } from '../rails/exact-evm-rail';
 import { claimLegacySolPayment } from '../rails/legacy-sol-rail';
 import type { PaymentClaim, Refusal } from '../rails/rail';
 import { rewardDeliveryExtras } from '../reward-delivery';
+import type { PaymentMethod } from './payment-method';
+
+/** The `_meta` key of an x402 PaymentPayload on an MCP tool call (the x402 MCP transport's). */
+export const MCP_PAYMENT_META_KEY = 'x402/payment';
+
+/** What an x402 call carries: a v2 payment, or the legacy SOL header or body field. */
+export interface X402Proof {
+  /** An x402 v2 PaymentPayload. */
+  v2?: ExactEvmProof;
+  /** The legacy `X-PAYMENT` header (x402 v1, SOL). */
+  legacyHeader?: string;
+  /** A legacy `tx_hash` from the validated request body. */
+  txHash?: unknown;
+}
+
+type ClaimInput = Parameters<typeof claimLegacySolPayment>[1];
+
+/** One rail of the x402 method: whether a proof is on it, and how its claim is read. */
+interface Rail {
+  name: string;
+  carries(proof: X402Proof): boolean;
+  claim(proof: X402Proof, input: ClaimInput, deps: AppDeps): Promise<PaymentClaim | Refusal | undefined> | PaymentClaim | Refusal | undefined;
+}
+
+// The rails the x402 method pays on, in the order the challenge's accepts lists them.
+const RAILS: readonly Rail[] = [
+  {
+    name: 'PAYMENT-SIGNATURE (x402 v2)',
+    carries: (p) => p.v2 !== undefined,
+    claim: (p, input, deps) => claimExactEvmPayment(p.v2!, { ...input, facilitator: deps.facilitator }),
+  },
+  {
+    name: 'X-PAYMENT (legacy)',
+    carries: (p) => p.legacyHeader !== undefined,
+    claim: (p, input) => claimLegacySolPayment({ header: p.legacyHeader! }, input),
+  },
+  {
+    // The oldest form, a SOL transaction id in the body, is read only when no header pays.
+    name: 'tx_hash (legacy)',
+    carries: (p) => p.txHash !== undefined && p.v2 === undefined && p.legacyHeader === undefined,
+    claim: (p, input) => claimLegacySolPayment({ body: { tx_hash: p.txHash, wallet_address: input.wallet } }, input),
+  },
+];
 
 /**
- * Whether a call carries a per-call x402 payment: x402 v2 (`PAYMENT-SIGNATURE` or MCP `_meta`),
- * legacy `X-PAYMENT`, or a legacy `tx_hash` in the validated body.
- * @param proofs - what the call carries
- * @returns true when a payment is present
+ * Per-call x402 payments: x402 v2 (`PAYMENT-SIGNATURE`, or the PaymentPayload in MCP
+ * `_meta["x402/payment"]`) on the exact EVM rail, and the legacy SOL rail (`X-PAYMENT`, or
+ * `tx_hash` in the body). It pays for every product.
  */
-export function carriesX402Payment(proofs: PaymentProofs): boolean {
-  return Boolean(proofs.x402 || proofs.legacyHeader || proofs.txHash !== undefined);
+export const x402Method: PaymentMethod<X402Proof> = {
+  id: 'x402',
+  proof: 'a payment (PAYMENT-SIGNATURE, X-PAYMENT or tx_hash)',
+  headers: [
+    {
+      name: 'PAYMENT-SIGNATURE',
+      description: 'x402 v2: base64 of JSON {x402Version: 2, resource: {url}, accepted, payload: {signature, authorization}}.',
+      secret: true,
+    },
+    {
+      name: 'X-PAYMENT',
+      description: 'x402 v1 legacy (SOL): base64 of JSON {x402Version: 1, scheme: "exact", network, payload: {signature, payer}}.',
+      secret: true,
+    },
+  ],
+  exposedHeaders: ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE'],
+  metaKeys: [MCP_PAYMENT_META_KEY],
+  read: readX402Proof,
+  accepts: () => true,
+  run: payPerCall,
+};
+
+function readX402Proof(proofs: CallProofs): X402Proof | undefined {
+  const signature = proofs.header('payment-signature');
+  const meta = proofs.meta(MCP_PAYMENT_META_KEY);
+  const v2: X402Proof['v2'] = signature
+    ? { source: 'PAYMENT-SIGNATURE', value: signature }
+    : // The object itself; a string is read as the base64 header form.
+      meta !== undefined && meta !== null
+      ? { source: '_meta["x402/payment"]', value: meta as string | object }
+      : undefined;
+  const proof: X402Proof = { v2, legacyHeader: proofs.header('x-payment') || undefined, txHash: proofs.body?.tx_hash };
+  return RAILS.some((rail) => rail.carries(proof)) ? proof : undefined;
 }
 
 /**
@@ -38,17 +111,20 @@ export function carriesX402Payment(proofs: PaymentProofs): boolean {
  * reserved in PostgreSQL before any work, the work, the response stored, settlement through the
  * `settlement` queue, then the answer with its receipt. The same authorization with the same
  * request resumes or replays (never a second charge); with another request it is a 409.
- * @param exchange - the call: its resource, proofs, request id and logger
+ * @param proof - the payment the call carries
+ * @param exchange - the call: its resource, request id and logger
  * @param deps - app dependencies
  * @param request - charge, wallet, request hash, idempotency key
  * @param work - the paid work
  * @returns the challenge or the delivery
  */
-export async function payPerCall(exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome> {
+async function payPerCall(proof: X402Proof, exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome> {
+  const { product, tier } = request.charge;
+  // A call that carries a payment is the retry after a challenge (or a replay).
+  await deps.evidence.retried(exchange, product);
   // Everything up to the stored result runs through the admission gate, first come first served;
   // the settlement's wait (a block) does not hold a place in it.
-  const { product, tier } = request.charge;
-  const ready = await deps.paidAdmission.run(() => payUpToSettlement(exchange, deps, request, work), {
+  const ready = await deps.paidAdmission.run(() => payUpToSettlement(proof, exchange, deps, request, work), {
     kind: `${product}:${tier ?? ''}`,
     // Only a call that verified, worked and stored its result is a sample of that work.
     counts: (r) => r.kind === 'worked' && !r.replayed,
@@ -63,7 +139,7 @@ interface Worked {
   replayed: boolean;
 }
 
-async function payUpToSettlement(exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome | Worked> {
+async function payUpToSettlement(proof: X402Proof, exchange: PaymentExchange, deps: AppDeps, request: MethodRequest, work: PaidWork): Promise<PayOutcome | Worked> {
   const { dataSource } = deps;
   const keyHash = request.idempotencyKey === undefined ? undefined : idempotencyKeyHash(exchange.resource.key, request.idempotencyKey);
   if (keyHash) {
@@ -78,7 +154,7 @@ async function payUpToSettlement(exchange: PaymentExchange, deps: AppDeps, reque
 
   let claim: PaymentClaim | Refusal | undefined;
   try {
-    claim = await readPaymentClaim(exchange, deps, request);
+    claim = await readPaymentClaim(proof, exchange, deps, request);
   } catch (err) {
     // A proof that cannot be read could not be verified: 402 with the requirements and the
     // reason (section 7), as x402 servers answer, never a charge.
@@ -109,18 +185,13 @@ async function payUpToSettlement(exchange: PaymentExchange, deps: AppDeps, reque
   return proceed(exchange, deps, row, request, work, false);
 }
 
-// The payment the call carries: x402 v2 (PAYMENT-SIGNATURE or MCP _meta), legacy SOL (X-PAYMENT,
-// or tx_hash in the body), or none (undefined: answer the quote).
-async function readPaymentClaim(exchange: PaymentExchange, deps: AppDeps, request: MethodRequest): Promise<PaymentClaim | Refusal | undefined> {
-  const { x402, legacyHeader, txHash } = exchange.proofs;
-  if (x402 && legacyHeader) {
-    throw new AppError(400, 'ambiguous_payment', `Send one payment: ${x402.source} (x402 v2) or X-PAYMENT (legacy), not both.`);
-  }
+// The claim of the rail the payment is on; none (answer the quote) when nothing usable is carried.
+async function readPaymentClaim(proof: X402Proof, exchange: PaymentExchange, deps: AppDeps, request: MethodRequest): Promise<PaymentClaim | Refusal | undefined> {
+  const rails = RAILS.filter((rail) => rail.carries(proof));
+  if (rails.length > 1) throw new AppError(400, 'ambiguous_payment', `Send one payment: ${rails.map((r) => r.name).join(' or ')}, not both.`);
+  if (rails.length === 0) return undefined;
   const input = { payments: deps.config.payments, charge: request.charge, wallet: request.wallet, resourceKey: exchange.resource.key, requestHash: request.requestHash };
-  if (x402) return claimExactEvmPayment(x402, { ...input, facilitator: deps.facilitator });
-  if (legacyHeader) return claimLegacySolPayment({ header: legacyHeader }, input);
-  if (txHash !== undefined) return claimLegacySolPayment({ body: { tx_hash: txHash, wallet_address: request.wallet } }, input);
-  return undefined;
+  return rails[0]!.claim(proof, input, deps);
 }
 
 function idempotencyConflict(): AppError {
@@ -219,7 +290,7 @@ async function settle(exchange: PaymentExchange, deps: AppDeps, row: Authorizati
 // The work under this payment. Every per-call response carries the payer's referral code, which
 // storeResult adds in the statement that stores the result.
 async function runWork(row: AuthorizationRow, work: PaidWork): Promise<WorkOutcome> {
-  const outcome = await work({ resultId: row.resultId, payer: row.payer, authorizationId: row.id, jobIdentity: { kind: 'payment', authorization: row.id }, method: 'x402' });
+  const outcome = await work({ resultId: row.resultId, payer: row.payer, authorizationId: row.id, jobIdentity: { kind: 'payment', authorization: row.id }, method: x402Method.id });
   // Reward tokens are minted at the first delivery and never stored (see reward-delivery).
   return { ...outcome, response: { ...outcome.response, reward_bundle_tokens: [] } };
 }

@@ -4,15 +4,21 @@ import { UnavailableError } from '../../../shared/errors';
 import type { AuthorizationRow, NewAuthorization } from '../../../shared/payments/authorization-store';
 import { FacilitatorUnavailableError, type Facilitator } from '../../../shared/payments/facilitator-client';
 import type { Charge } from '../charge';
-import type { PaymentProofs } from '../payment-exchange';
 import { usdcRequirement } from '../challenge';
 import { decodePaymentSignature } from '../exact-evm/decode-payment-signature';
 import { checkPaymentSignature, checkPaymentTerms, checkPaymentWindow } from '../exact-evm/verify-locally';
+import type { PaymentHeaderName } from '../payment-header-error';
 import type { PaymentClaim, Refusal } from './rail';
 
 function storedSignature(row: AuthorizationRow): string | undefined {
   if (row.payment.rail !== 'exact-evm') return undefined;
   return (row.payment.payload as { payload?: { signature?: string } }).payload?.signature;
+}
+
+/** An x402 v2 PaymentPayload as a call carries it: base64 (the PAYMENT-SIGNATURE header) or the object itself (MCP `_meta`). */
+export interface ExactEvmProof {
+  source: PaymentHeaderName;
+  value: string | object;
 }
 
 /**
@@ -28,7 +34,7 @@ function storedSignature(row: AuthorizationRow): string | undefined {
  * @throws AppError 400 invalid_payment_header for a header that cannot be read
  */
 export async function claimExactEvmPayment(
-  proof: NonNullable<PaymentProofs['x402']>,
+  proof: ExactEvmProof,
   input: { payments: AppConfig['payments']; facilitator: Facilitator; charge: Charge; wallet: string; resourceKey: string; requestHash: string },
 ): Promise<PaymentClaim | Refusal> {
   const requirement: PaymentRequirements | undefined = usdcRequirement(input.payments, input.charge);

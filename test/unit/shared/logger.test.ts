@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import { PAYMENT_METHODS, secretHeaderNames } from '../../../api/payments/methods';
 import { connectionErrorListener, createLogger } from '../../../shared/logger';
 
-function capture() {
+function capture(secretHeaders: readonly string[] = []) {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -11,15 +12,17 @@ function capture() {
       done();
     },
   });
-  return { lines, log: createLogger({ log: { level: 'info' } }, 'test', stream) };
+  return { lines, log: createLogger({ log: { level: 'info' } }, 'test', stream, secretHeaders) };
 }
 
 describe('createLogger', function () {
-  it('writes JSON lines with the service and redacts payment headers', function () {
-    const { lines, log } = capture();
-    log.info({ req: { headers: { 'payment-signature': 'sig', 'x-payment': 'pay', 'x-forwarded-for': '198.51.100.1', accept: 'json' } } }, 'hello');
+  it('writes JSON lines with the service and redacts every payment method\'s secret headers', function () {
+    const secret = secretHeaderNames(PAYMENT_METHODS);
+    expect(secret.map((h) => h.toLowerCase())).to.include.members(['payment-signature', 'x-payment', 'x-bundle-token']);
+    const { lines, log } = capture(secret);
+    log.info({ req: { headers: { 'payment-signature': 'sig', 'x-payment': 'pay', 'x-bundle-token': 'hlb_tok', 'x-forwarded-for': '198.51.100.1', accept: 'json' } } }, 'hello');
     expect(lines[0]).to.include({ service: 'test', msg: 'hello' });
-    expect(JSON.stringify(lines[0])).not.to.match(/sig"|pay"|198\.51/);
+    expect(JSON.stringify(lines[0])).not.to.match(/sig"|pay"|hlb_tok|198\.51/);
     expect((lines[0].req as { headers: Record<string, string> }).headers.accept).to.equal('json');
   });
 });

@@ -255,7 +255,11 @@ describe('card credit packs (real SDK, local card processor, real PostgreSQL and
       expect(state).to.include({ status: 'active', pack: 'starter', credits: 105 });
       expect(await renew()).to.include({ charged: 0 });
       await makeDue();
+      // The renewal's webhook is held so the job's own grant is what is measured (the webhook
+      // racing it would grant first and the job would rightly report already_granted).
+      cards.processor.pauseWebhooks();
       expect(await renew()).to.include({ charged: 1, granted: 1 });
+      cards.processor.resumeWebhooks();
       expect(await renew()).to.include({ charged: 0 });
       await creditsAre(token, 210);
       expect(chargeAttempts().length - before).to.equal(1);
@@ -286,12 +290,14 @@ describe('card credit packs (real SDK, local card processor, real PostgreSQL and
     it('is charged by the worker\'s own job on the maintenance queue', async function () {
       const { token } = await autoRefillBundle('fleet');
       await makeDue();
+      cards.processor.pauseWebhooks();
       const queue = new Queue(QUEUE.maintenance, { connection: { url: cards.stack.config.redis.url }, prefix: cards.stack.config.redis.queuePrefix });
       try {
         const job = await queue.add(CARD_RENEWALS_JOB, {});
         await until(async () => (await job.getState()) === 'completed', 15_000, 'the renewal job');
         expect((await queue.getJob(job.id as string))?.returnvalue).to.include({ charged: 1, granted: 1 });
       } finally {
+        cards.processor.resumeWebhooks();
         await queue.close();
       }
       await creditsAre(token, 2 * 1176);
