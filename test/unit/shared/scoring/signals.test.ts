@@ -210,7 +210,10 @@ describe('detectSignals', () => {
       'Certainly! \u{1F680}\u{1F680} Here is the intricate plan\u2014a testament to teamwork. Overall, I hope this helps!',
     ];
     for (const text of texts) {
-      for (const s of signals(text, { profileFormality: 0.2, typicalWords: 2 })) {
+      const found = signals(text, { profileFormality: 0.2, typicalWords: 2 });
+      // Each text is full of tells: an empty list would make the checks below vacuous.
+      expect(found.length, text).to.be.at.least(2);
+      for (const s of found) {
         expect(s.spans.length, s.id).to.be.above(0);
         for (const sp of s.spans) {
           expect(sp.start).to.be.at.least(0);
