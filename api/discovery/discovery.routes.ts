@@ -1,6 +1,7 @@
 import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
 import { ensureMcpRegistryKey, mcpRegistryRecord } from '../../shared/operators/mcp-registry-key';
+import { priceSettingsKey } from '../../shared/operators/network-config';
 import { jsonDocument, sendCacheable, type CacheableDocument } from '../http/cacheable';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
@@ -31,7 +32,7 @@ export function discoveryRoutes(deps: AppDeps, operations: readonly OperationSpe
   const render = (doc: DiscoveryDocument, ctx: AppContext): CacheableDocument => {
     const origin = publicOrigin(deps.config, ctx);
     const network = deps.network.current();
-    const key = `${doc.operationId}|${origin}|${network.simulateBaseLamports}`;
+    const key = `${doc.operationId}|${origin}|${priceSettingsKey(network)}`;
     let found = built.get(key);
     if (!found) {
       const value = doc.build({ origin, endpoints: listEndpoints(operations, network), config: deps.config });

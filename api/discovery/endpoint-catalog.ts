@@ -1,4 +1,4 @@
-import { livePrice, type NetworkConfig } from '../../shared/operators/network-config';
+import { livePrice, type PriceSettings } from '../../shared/operators/network-config';
 import { PRODUCTS, type Product } from '../../shared/products';
 import type { OperationSpec } from '../http/openapi/operation';
 
@@ -86,7 +86,7 @@ function isLinkable(op: OperationSpec): boolean {
  * @param network - the runtime network configuration
  * @returns the endpoints, in the document's order
  */
-export function listEndpoints(operations: readonly OperationSpec[], network: Pick<NetworkConfig, 'simulateBaseLamports'>): Endpoint[] {
+export function listEndpoints(operations: readonly OperationSpec[], network: PriceSettings): Endpoint[] {
   return operations.map((op) => {
     const product = productAt(op.path);
     const kind = kindOf(op, product);

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../shared/config';
-import { livePrice, type NetworkConfig } from '../../shared/operators/network-config';
+import { livePrice, type PriceSettings } from '../../shared/operators/network-config';
 import { PRODUCT_TERMS, PRODUCTS } from '../../shared/products';
 
 /**
@@ -9,7 +9,7 @@ import { PRODUCT_TERMS, PRODUCTS } from '../../shared/products';
  * @param network - the runtime network configuration (the live base simulation fee)
  * @returns the block, sent as the top-level `upgrade` member of the error body
  */
-export function upgradeBlock(payments: AppConfig['payments'], network: Pick<NetworkConfig, 'simulateBaseLamports'>) {
+export function upgradeBlock(payments: AppConfig['payments'], network: PriceSettings) {
   const basic = livePrice(PRODUCTS.simulate, 'basic', network);
   return {
     reason: 'free_cap_reached',

@@ -1,4 +1,4 @@
-import { DEFAULT_NETWORK_CONFIG, livePrice, type NetworkConfig } from '../../shared/operators/network-config';
+import { DEFAULT_NETWORK_CONFIG, livePrice, type PriceSettings } from '../../shared/operators/network-config';
 import { ledgerTier, tierOf, type Price, type Product } from '../../shared/products';
 
 /** What a paid request costs, how it may pay, and how the ledger names it; built from the catalog. */
@@ -41,7 +41,7 @@ export interface Discount {
  *   defaults (the catalog's prices) when omitted
  * @returns the charge
  */
-export function chargeFor(product: Product, tier: string = product.defaultTier, network: Pick<NetworkConfig, 'simulateBaseLamports'> = DEFAULT_NETWORK_CONFIG): Charge {
+export function chargeFor(product: Product, tier: string = product.defaultTier, network: PriceSettings = DEFAULT_NETWORK_CONFIG): Charge {
   const found = tierOf(product, tier);
   return {
     product: product.id,

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { NetworkConfig } from '../../shared/operators/network-config';
+import type { PriceSettings } from '../../shared/operators/network-config';
 import { PRODUCT_TERMS, type Product } from '../../shared/products';
 import { walletKey } from './bundle-credit/wallet-key';
 import { chargeFor, type Charge } from './charge';
@@ -36,7 +36,7 @@ export async function quoteFor(
   product: Product,
   tier: string | undefined,
   wallet: string | undefined,
-  network?: Pick<NetworkConfig, 'simulateBaseLamports'>,
+  network?: PriceSettings,
   adjust: (base: Charge) => Charge = (base) => base,
 ): Promise<Charge> {
   const base = adjust(chargeFor(product, tier, network));

@@ -1,3 +1,4 @@
+import { priceSettingsKey } from '../../shared/operators/network-config';
 import type { AgentTool } from '../http/agent-tool';
 import type { AppDeps } from '../http/deps';
 import { buildPricingManifest, type ServedOperations } from './pricing-manifest';
@@ -10,11 +11,11 @@ import { buildPricingManifest, type ServedOperations } from './pricing-manifest'
  * @returns a reader of the current manifest
  */
 export function pricingManifestReader(deps: AppDeps, served: ServedOperations): () => object {
-  let built: { lamports: number; manifest: object } | undefined;
+  let built: { prices: string; manifest: object } | undefined;
   return () => {
     const network = deps.network.current();
-    if (built?.lamports !== network.simulateBaseLamports) {
-      built = { lamports: network.simulateBaseLamports, manifest: Object.freeze(buildPricingManifest(deps.config.payments, deps.config.freeTier, served, network)) };
+    if (built?.prices !== priceSettingsKey(network)) {
+      built = { prices: priceSettingsKey(network), manifest: Object.freeze(buildPricingManifest(deps.config.payments, deps.config.freeTier, served, network)) };
     }
     return built.manifest;
   };

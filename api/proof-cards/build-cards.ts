@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../shared/config';
-import { livePrice, type NetworkConfig } from '../../shared/operators/network-config';
+import { livePrice, type PriceSettings } from '../../shared/operators/network-config';
 import type { EvidenceSnapshot, MetricsWindow, ProductEvidence } from '../../shared/proof-cards/evidence-store';
 import { PRODUCTS, type Product, type ProductKey } from '../../shared/products';
 import type { OperationSpec } from '../http/openapi/operation';
@@ -56,7 +56,7 @@ export interface CardContext {
   origin: string;
   /** When the price was read (now: the price is live, the evidence is the snapshot's). */
   quotedAt: string;
-  network: Pick<NetworkConfig, 'simulateBaseLamports'>;
+  network: PriceSettings;
   payments: AppConfig['payments'];
   /** The payment methods this process takes: each one that pays for a product adds its step. */
   methods: readonly PaymentMethod[];

@@ -98,6 +98,21 @@ export async function changeNetworkConfig(
 }
 
 /**
+ * The runtime settings a live price reads. Every function that quotes takes this, never a named
+ * setting, so a price an admin can change besides the base simulation fee is added here alone.
+ */
+export type PriceSettings = Pick<NetworkConfig, 'simulateBaseLamports'>;
+
+/**
+ * A key that changes exactly when some live price may: documents built from prices are cached by it.
+ * @param settings - the runtime settings
+ * @returns the key
+ */
+export function priceSettingsKey(settings: PriceSettings): string {
+  return String(settings.simulateBaseLamports);
+}
+
+/**
  * The live price of a product tier: the catalog's, except where the runtime configuration sets it
  * (today the base simulation fee: the lamports of a basic `/api/simulate` session; its USDC price
  * stays the catalog's).
@@ -106,7 +121,7 @@ export async function changeNetworkConfig(
  * @param network - the runtime configuration
  * @returns the price to quote
  */
-export function livePrice(product: Product, tier: string, network: Pick<NetworkConfig, 'simulateBaseLamports'>): Price {
+export function livePrice(product: Product, tier: string, network: PriceSettings): Price {
   const price = tierOf(product, tier).price;
   if (product.id === PRODUCTS.simulate.id && tier === PRODUCTS.simulate.defaultTier) return { ...price, lamports: network.simulateBaseLamports };
   return price;

@@ -236,6 +236,21 @@ describe('createApp (no network)', function () {
       expect(body.card_credit_packs.checkout).to.include({ path: '/api/card/checkout', available: true });
       expect(body.embedded_check_endpoint).to.include({ path: '/api/embed/check', available: true });
     });
+
+    it('names only endpoints this server answers: every path it writes by hand is checked against the routes', async function () {
+      const { body } = await http.get('/api/pricing').expect(200);
+      const references: Array<{ at: string; available: unknown }> = [];
+      const walk = (value: unknown, at: string): void => {
+        if (!value || typeof value !== 'object') return;
+        const ref = value as { method?: unknown; path?: unknown; available?: unknown; status?: unknown };
+        if (typeof ref.method === 'string' && typeof ref.path === 'string' && ref.status !== 'retired') references.push({ at, available: ref.available });
+        // A quote member is checked above: it must answer the 402 quote.
+        for (const [key, child] of Object.entries(value)) if (key !== 'quote') walk(child, `${at}/${key}`);
+      };
+      walk(body, '');
+      expect(references.length).to.be.at.least(15);
+      for (const ref of references) expect(ref.available, ref.at).to.equal(true);
+    });
   });
 
   describe('CORS', function () {
