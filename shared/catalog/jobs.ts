@@ -10,8 +10,8 @@ export interface CatalogJob {
   readonly offering_ids: readonly string[];
   /**
    * The words and phrases the matcher looks for, with a weight each (3 for a word that names the
-   * job, 2 for a strong hint, 1 for a weak one), as people write them; the matcher normalizes them (see
-   * `normalizeTerms`, which the matcher applies to them and to the query alike).
+   * job, 2 for a strong hint, 1 for a weak one), as people write them; the matcher normalizes them
+   * and the query alike (see `normalizeTerms`).
    */
   readonly keywords: Readonly<Record<string, number>>;
 }
