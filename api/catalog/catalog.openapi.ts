@@ -127,7 +127,6 @@ export const catalogOperations: OperationSpec[] = [
       '(401 without it, 403 with an admin one).',
     tags: ['catalog'],
     query: summaryQuerySchema,
-    headers: [{ name: 'Authorization', description: 'Bearer <operator credential>; needed only with include=vendors.', schema: { type: 'string' } }],
     responses: { '200': { description: 'The totals.', schema: summarySchema }, ...credentialResponses('operator'), ...COMMON_RESPONSES },
   },
   ...CATALOG_DOCUMENT_PATHS.map(

@@ -129,6 +129,13 @@ describe('catalog partners, signed conversions and attribution totals (real Post
 
     expect(await count('catalog_conversions')).to.equal(1);
     expect(await vendorTotals()).to.deep.equal([{ partner_id: 'acme-replies', name: 'Acme Replies', handoffs: 1, conversions: 1 }]);
+
+    // Inside the clock skew either way (4 minutes off): accepted.
+    const behind = await sendConversion(secret, { partner_id: 'acme-replies', handoff_id: await handoffFor('acme-replies'), event_type: 'install' }, { at: new Date(Date.now() - 240_000) });
+    expect(behind.status).to.equal(201);
+    const ahead = await sendConversion(secret, { partner_id: 'acme-replies', handoff_id: await handoffFor('acme-replies'), event_type: 'install' }, { at: new Date(Date.now() + 240_000) });
+    expect(ahead.status).to.equal(201);
+    expect(await count('catalog_conversions')).to.equal(3);
   });
 
   it('refuses forged, tampered, replayed, late, unknown-handoff and foreign-handoff conversions, counting none of them', async function () {
