@@ -20,8 +20,8 @@ import { bundleRoutes } from './bundles/bundles.routes';
 import { cardOperations } from './cards/cards.openapi';
 import { cardRoutes } from './cards/cards.routes';
 import { cardTools } from './cards/cards.tools';
-import { catalogOperations } from './catalog/catalog.openapi';
-import { catalogRoutes } from './catalog/catalog.routes';
+import { catalogMatchOperations } from './catalog/catalog-match.openapi';
+import { catalogMatchRoutes } from './catalog/catalog-match.routes';
 import { communityReviewOperations } from './community-review/community-review.openapi';
 import { communityReviewRoutes } from './community-review/community-review.routes';
 import { coachingOperations } from './coaching/coaching.openapi';
@@ -172,7 +172,7 @@ export function apiOperations(config: AppConfig, methods: readonly PaymentMethod
     ...outreachOperations,
     ...metricsOperations,
     ...starterKitOperations,
-    ...catalogOperations,
+    ...catalogMatchOperations,
     ...discoveryOperations,
     ...mcpOperations,
     openApiOperation,
@@ -244,7 +244,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     outreachRoutes(deps),
     metricsRoutes(deps),
     starterKitRoutes(deps),
-    catalogRoutes(deps),
+    catalogMatchRoutes(deps),
     discoveryRoutes(deps, operations),
     // Tools in catalog order, so the listing follows the pricing manifest.
     mcpRoutes(deps, { paid: Object.values(PRODUCTS).flatMap((p) => Object.values(paid).filter((s) => s.product === p)), free: agentTools }),

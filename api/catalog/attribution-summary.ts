@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { JOB_SLUGS } from '../../shared/catalog/jobs';
-import { ATTRIBUTION_WINDOW_DAYS } from './catalog.schema';
+import { ATTRIBUTION_WINDOW_DAYS } from './catalog-match.schema';
 
 /** One vendor's totals (operators only). */
 export interface VendorTotals {

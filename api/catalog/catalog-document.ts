@@ -1,7 +1,7 @@
 import { CATALOG_JOBS } from '../../shared/catalog/jobs';
 import { MATCHER_VERSION } from '../../shared/catalog/match-jobs';
 import { OFFERINGS } from '../../shared/catalog/offerings';
-import { ATTRIBUTION_WINDOW_DAYS, QUERY_MAX_CHARS, QUERY_MIN_CHARS } from './catalog.schema';
+import { ATTRIBUTION_WINDOW_DAYS, QUERY_MAX_CHARS, QUERY_MIN_CHARS } from './catalog-match.schema';
 import { SIGNATURE_TOLERANCE_SECONDS } from './conversions';
 import { partnerOffering, type Partner } from './partner-store';
 import { matchPath, presentOffering } from './present-offering';

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { AppError, ValidationError } from '../../shared/errors';
 import { compileBodySchema, toFieldProblems } from '../http/ajv';
 import type { AppContext } from '../http/context';
-import { conversionRequestSchema } from './catalog.schema';
+import { conversionRequestSchema } from './catalog-match.schema';
 import { partnerSigningSecret } from './partner-store';
 
 /** The path of the signed conversion callback (the JSON body parser leaves it alone: the signature covers the raw bytes). */

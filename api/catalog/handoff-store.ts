@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ATTRIBUTION_WINDOW_DAYS } from './catalog.schema';
+import { ATTRIBUTION_WINDOW_DAYS } from './catalog-match.schema';
 
 /** A recorded handoff: a completed selection, with nothing about who made it. */
 export interface Handoff {

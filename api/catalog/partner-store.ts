@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { InstallKind, Offering } from '../../shared/catalog/offerings';
 import { AppError, ValidationError } from '../../shared/errors';
 import { openSecret, sealSecret, sealingKey } from '../../shared/secrets/sealed-secret';
-import { OWN_OFFERING_IDS } from './catalog.schema';
+import { OWN_OFFERING_IDS } from './catalog-match.schema';
 
 /** The purpose a partner signing secret's sealing key is derived for. */
 const SEALING_PURPOSE = 'catalog-partner-signing-secret';

@@ -18,7 +18,7 @@ import {
   recommendationSchema,
   summaryQuerySchema,
   summarySchema,
-} from './catalog.schema';
+} from './catalog-match.schema';
 import { CATALOG_DOCUMENT_PATHS } from './catalog-document';
 import { SIGNATURE_TOLERANCE_SECONDS } from './conversions';
 
@@ -35,7 +35,7 @@ const SIGNATURE_HEADERS = [
 ];
 
 /** OpenAPI specs of catalog matching and attribution. */
-export const catalogOperations: OperationSpec[] = [
+export const catalogMatchOperations: OperationSpec[] = [
   {
     method: 'get',
     path: '/api/catalog/jobs',

@@ -13,7 +13,7 @@ import { readRawBody } from '../http/raw-body';
 import { validateBody, validateQuery } from '../http/validate';
 import { loadPublicSummary, loadVendorTotals } from './attribution-summary';
 import { CATALOG_DOCUMENT_PATHS, buildCatalogDocument } from './catalog-document';
-import { JOB_SLUG_PATTERN, matchRequestSchema, partnerRequestSchema, recommendQuerySchema, summaryQuerySchema } from './catalog.schema';
+import { JOB_SLUG_PATTERN, matchRequestSchema, partnerRequestSchema, recommendQuerySchema, summaryQuerySchema } from './catalog-match.schema';
 import { CONVERSIONS_PATH, parseConversion, recordConversion, verifyConversionSignature } from './conversions';
 import { recordHandoff } from './handoff-store';
 import { createPartner, listPartners, partnerOffering, partnerSealingKey, partnersForJob, type PartnerInput } from './partner-store';
@@ -39,7 +39,7 @@ const jobOf = (slug: string) => {
  * @param deps - app dependencies
  * @returns the router
  */
-export function catalogRoutes(deps: AppDeps): Router<AppState> {
+export function catalogMatchRoutes(deps: AppDeps): Router<AppState> {
   const router = createRouter();
   const { dataSource } = deps;
   const sealingKey = partnerSealingKey(deps.config.freeTier.callerHashKey);
