@@ -1,5 +1,6 @@
 import { MAX_RECOMMENDATIONS } from '../../shared/catalog/match-jobs';
 import type { OperationSpec } from '../http/openapi/operation';
+import { HANDOFFS_PER_HOUR } from './handoff-rate-limit';
 import { COMMON_RESPONSES, credentialResponses, errorBodySchema, validationErrorSchema } from '../http/responses.schema';
 import {
   ATTRIBUTION_WINDOW_DAYS,
@@ -87,7 +88,15 @@ export const catalogMatchOperations: OperationSpec[] = [
       'not one of the job\'s is 422 naming /offering_id; nothing is stored.',
     tags: ['catalog'],
     body: matchRequestSchema,
-    responses: { '201': { description: 'The handoff.', schema: handoffSchema }, ...COMMON_RESPONSES },
+    responses: {
+      '201': { description: 'The handoff.', schema: handoffSchema },
+      '429': {
+        description: `handoff_rate_limited: more than ${HANDOFFS_PER_HOUR} handoffs from this client (its address, or IPv6 /64) within the hour; see Retry-After. Nothing is stored.`,
+        schema: errorBodySchema,
+        headers: { 'Retry-After': { description: 'Seconds until the window ends.', schema: { type: 'string' } } },
+      },
+      ...COMMON_RESPONSES,
+    },
   },
   {
     method: 'post',

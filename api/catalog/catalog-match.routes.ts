@@ -4,6 +4,7 @@ import { MATCHER_VERSION, recommendJobs } from '../../shared/catalog/match-jobs'
 import { offeringById } from '../../shared/catalog/offerings';
 import { AppError, ValidationError } from '../../shared/errors';
 import { jsonDocument, sendCacheable } from '../http/cacheable';
+import { callerHashFor } from '../http/caller-key';
 import type { AppContext, AppState } from '../http/context';
 import { createRouter } from '../http/create-router';
 import type { AppDeps } from '../http/deps';
@@ -15,6 +16,7 @@ import { loadPublicSummary, loadVendorTotals } from './attribution-summary';
 import { CATALOG_DOCUMENT_PATHS, buildCatalogDocument } from './catalog-document';
 import { JOB_SLUG_PATTERN, matchRequestSchema, partnerRequestSchema, recommendQuerySchema, summaryQuerySchema } from './catalog-match.schema';
 import { CONVERSIONS_PATH, parseConversion, recordConversion, verifyConversionSignature } from './conversions';
+import { createHandoffRateLimit } from './handoff-rate-limit';
 import { recordHandoff } from './handoff-store';
 import { createPartner, listPartners, partnerOffering, partnerSealingKey, partnersForJob, type PartnerInput } from './partner-store';
 import { matchPath, offeringsOfJob, presentJobMatch, presentOffering } from './present-offering';
@@ -45,6 +47,7 @@ export function catalogMatchRoutes(deps: AppDeps): Router<AppState> {
   const sealingKey = partnerSealingKey(deps.config.freeTier.callerHashKey);
   const fingerprint = queryFingerprinter(deps.config.freeTier.callerHashKey);
   const requireOperator = operatorCredentialCheck(deps);
+  const handoffLimit = createHandoffRateLimit({ redis: deps.redis, prefix: deps.config.redis.queuePrefix });
 
   router.get('/api/catalog/jobs', async (ctx: AppContext) => {
     const origin = publicOrigin(deps.config, ctx);
@@ -102,6 +105,7 @@ export function catalogMatchRoutes(deps: AppDeps): Router<AppState> {
     const offering = job.offering_ids.includes(offeringId) ? offeringById(offeringId) : partner && partnerOffering(partner);
     if (!offering) throw new ValidationError([{ path: '/offering_id', rule: 'enum', message: "must be one of the job's offerings (GET /api/catalog/match/{job_slug})" }]);
     const origin = publicOrigin(deps.config, ctx);
+    await handoffLimit.take(callerHashFor(ctx.ip, deps.config.freeTier.callerHashKey), ctx.state.log);
     const handoff = await recordHandoff(dataSource, { jobSlug: job.job_slug, offeringId, partnerId: partner?.partner_id });
     let handoffUrl: string | null = null;
     if (partner) {

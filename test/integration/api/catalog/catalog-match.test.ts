@@ -175,6 +175,20 @@ describe('catalog matching (real PostgreSQL)', function () {
     expect(summary.body).to.not.have.property('vendors');
   });
 
+  it('limits handoffs per client and hour, storing nothing beyond the limit', async function () {
+    // This suite's own prefix: earlier tests' handoffs are not counted against this one.
+    const keys = await stack.deps.redis.keys(`${stack.config.redis.queuePrefix}:catalog-handoffs:*`);
+    if (keys.length > 0) await stack.deps.redis.del(...keys);
+    for (let i = 0; i < 120; i++) await stack.http.post('/api/catalog/match').send({ job_slug: 'compare-two-bots' }).expect(201);
+    const refused = await stack.http.post('/api/catalog/match').send({ job_slug: 'compare-two-bots' });
+    expect(refused.status).to.equal(429);
+    expect(refused.body.error.code).to.equal('handoff_rate_limited');
+    expect(Number(refused.headers['retry-after'])).to.be.within(1, 3600);
+    expect(await handoffs()).to.equal(120);
+    // Reads are not limited.
+    await stack.http.get('/api/catalog/match/compare-two-bots').expect(200);
+  });
+
   it('serves the developer handoff document at the root and under /api, with validators', async function () {
     const root = await stack.http.get('/.well-known/catalog.json').expect(200);
     const api = await stack.http.get('/api/.well-known/catalog.json').expect(200);
