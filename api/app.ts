@@ -11,6 +11,7 @@ import { storablePath } from './http/storable-path';
 import { clientIp } from '../shared/http/client-ip';
 import { requestLogger } from '../shared/http/request-logger';
 import { CARD_WEBHOOK_PATH } from './cards/webhook';
+import { CONVERSIONS_PATH } from './catalog/conversions';
 import { MCP_PATH } from './mcp/mcp.routes';
 import type { PaymentMethod } from './payments/methods';
 import { paymentMethodsOf } from './payments/pay';
@@ -91,9 +92,10 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   app.use(storablePath());
   const parseJson = jsonBodyParser(http.bodyLimitBytes);
   // The MCP transport reads its own body: a malformed one is its JSON-RPC error (-32700), not ours.
-  // The card webhook's signature covers its raw bytes, so its body must reach the route unparsed.
+  // The card webhook's and the catalog conversions' signatures cover their raw bytes, so their
+  // bodies must reach the route unparsed.
   app.use(async function parseJsonExceptOwnReaders(ctx, next) {
-    return ctx.path === MCP_PATH || ctx.path === CARD_WEBHOOK_PATH ? next() : parseJson(ctx, next);
+    return ctx.path === MCP_PATH || ctx.path === CARD_WEBHOOK_PATH || ctx.path === CONVERSIONS_PATH ? next() : parseJson(ctx, next);
   });
   app.use(router.routes());
   app.use(router.allowedMethods());

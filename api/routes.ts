@@ -20,6 +20,8 @@ import { bundleRoutes } from './bundles/bundles.routes';
 import { cardOperations } from './cards/cards.openapi';
 import { cardRoutes } from './cards/cards.routes';
 import { cardTools } from './cards/cards.tools';
+import { catalogMatchOperations } from './catalog/catalog-match.openapi';
+import { catalogMatchRoutes } from './catalog/catalog-match.routes';
 import { communityReviewOperations } from './community-review/community-review.openapi';
 import { communityReviewRoutes } from './community-review/community-review.routes';
 import { coachingOperations } from './coaching/coaching.openapi';
@@ -170,6 +172,7 @@ export function apiOperations(config: AppConfig, methods: readonly PaymentMethod
     ...outreachOperations,
     ...metricsOperations,
     ...starterKitOperations,
+    ...catalogMatchOperations,
     ...discoveryOperations,
     ...mcpOperations,
     openApiOperation,
@@ -241,6 +244,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     outreachRoutes(deps),
     metricsRoutes(deps),
     starterKitRoutes(deps),
+    catalogMatchRoutes(deps),
     discoveryRoutes(deps, operations),
     // Tools in catalog order, so the listing follows the pricing manifest.
     mcpRoutes(deps, { paid: Object.values(PRODUCTS).flatMap((p) => Object.values(paid).filter((s) => s.product === p)), free: agentTools }),

@@ -14,7 +14,8 @@ import { checkoutRequestSchema, returnQuerySchema, type CheckoutRequest } from '
 import { startCheckout } from './checkout.service';
 import { CANCEL_PATH, CHECKOUT_PATH, presentPacks } from './present-packs';
 import { renderReturnPage } from './return-page';
-import { CARD_WEBHOOK_PATH, readRawBody, verifyWebhook } from './webhook';
+import { readRawBody } from '../http/raw-body';
+import { CARD_WEBHOOK_PATH, verifyWebhook } from './webhook';
 
 /**
  * Card credit packs: the pack quotes, the hosted checkout, the processor's signed webhook (the only

@@ -69,20 +69,18 @@ const REFUSALS = {
   revoked: ['credential_revoked', 'The credential was revoked.'],
 } as const;
 
+/** Checks the request's operator or admin credential for one role; throws the guard's refusals. */
+export type CredentialCheckFn = (ctx: AppContext, role: OperatorRole) => Promise<void>;
+
 /**
- * Guards the operator and admin paths ({@link OPERATOR_PATHS}) with a bearer credential:
- * `Authorization: Bearer hlo_...` (or, for browsers on the dashboard, Basic auth with the token as
- * the password). No credential: 401 `credential_required`; an unknown, malformed,
- * expired or revoked one: 401; a valid one of the other role: 403 `credential_wrong_role`. Failed
- * attempts are counted per caller (a keyed hash of the client address) in Redis: from
- * `authFailureLimit` failures within the window, the caller gets 429 `too_many_failed_credentials`
- * until it ends, before any token is checked. Refusals are logged with the reason and a caller
- * hash prefix, never the token (the Authorization header is redacted from every log line too).
- * On success `ctx.state.credential` holds the credential's id and role.
+ * The credential check of {@link operatorGuard}, for a public route that shows more to a
+ * credential (e.g. per-vendor totals): `Authorization: Bearer hlo_...`, the same refusals (401, 403,
+ * 429 after repeated failures) and the same failure counter. On success `ctx.state.credential`
+ * holds the credential's id and role.
  * @param deps - config, DataSource and the producer Redis connection
- * @returns the middleware; mount it before the routes
+ * @returns the check
  */
-export function operatorGuard(deps: { config: AppConfig; dataSource: DataSource; redis: Redis }) {
+export function operatorCredentialCheck(deps: { config: AppConfig; dataSource: DataSource; redis: Redis }): CredentialCheckFn {
   const { authFailureLimit, authFailureWindowSeconds } = deps.config.operators;
   const failureKey = (caller: string) => `${deps.config.redis.queuePrefix}:operator-auth-failures:${caller}`;
 
@@ -105,9 +103,7 @@ export function operatorGuard(deps: { config: AppConfig; dataSource: DataSource;
     }
   };
 
-  return async function guardOperatorPaths(ctx: AppContext, next: Next): Promise<void> {
-    const role = roleForPath(ctx.path);
-    if (!role) return next();
+  return async function checkOperatorCredential(ctx: AppContext, role: OperatorRole): Promise<void> {
     const caller = callerHashFor(ctx.ip, deps.config.freeTier.callerHashKey);
     const key = failureKey(caller);
     const log = ctx.state.log.child({ caller: caller.slice(0, 12), needs: role });
@@ -138,6 +134,28 @@ export function operatorGuard(deps: { config: AppConfig; dataSource: DataSource;
       });
     }
     ctx.state.credential = { id: check.credential.id, role: check.credential.role };
+  };
+}
+
+/**
+ * Guards the operator and admin paths ({@link OPERATOR_PATHS}) with a bearer credential:
+ * `Authorization: Bearer hlo_...` (or, for browsers on the dashboard, Basic auth with the token as
+ * the password). No credential: 401 `credential_required`; an unknown, malformed,
+ * expired or revoked one: 401; a valid one of the other role: 403 `credential_wrong_role`. Failed
+ * attempts are counted per caller (a keyed hash of the client address) in Redis: from
+ * `authFailureLimit` failures within the window, the caller gets 429 `too_many_failed_credentials`
+ * until it ends, before any token is checked. Refusals are logged with the reason and a caller
+ * hash prefix, never the token (the Authorization header is redacted from every log line too).
+ * On success `ctx.state.credential` holds the credential's id and role.
+ * @param deps - config, DataSource and the producer Redis connection
+ * @returns the middleware; mount it before the routes
+ */
+export function operatorGuard(deps: { config: AppConfig; dataSource: DataSource; redis: Redis }) {
+  const check = operatorCredentialCheck(deps);
+  return async function guardOperatorPaths(ctx: AppContext, next: Next): Promise<void> {
+    const role = roleForPath(ctx.path);
+    if (!role) return next();
+    await check(ctx, role);
     await next();
   };
 }
