@@ -22,9 +22,30 @@ import type { LexiconEntry } from '../lexicon';
  * - `hedge-possible`: "possible", skipped in "as soon as possible", "made possible", "possible to" (ability, not doubt).
  * - `hedge-kind`: "kind of"/"sort of"; skipped after a determiner ("what kind of", "a sort of").
  * - `repair`: a self-repair phrase. `repair-wait` / `repair-actually` need a clause edge (see hesitation.ts).
+ * - `soften`: a softening phrase (SOFTENING_PHRASES): mitigation of a request or a disagreement, which
+ *   people rate as hedging in the same breath as doubt.
  * - `filler-discourse`: a discourse filler ("you know", a leading "well,"), scored apart from pause fillers
  *   because Laserna et al. (2014) found the two load on different factors.
  */
+/** Softening phrases, by politeness strategy (see the `soften` category below). */
+export const SOFTENING_PHRASES: readonly string[] = [
+  // Conventional indirectness: a request put as a question about ability, willingness or possibility.
+  'could you', 'would you', 'would you mind', 'could we', 'would it be possible', 'i was wondering', 'i wonder if', 'i wanted to', 'i would like to', "i'd like to",
+  'if possible', 'if you could', 'when you have a moment', 'when you get a chance', 'at your convenience', 'perhaps we could', 'we could', 'might we',
+  // Minimising the imposition.
+  'a bit', 'a little', 'slightly', 'somewhat',
+  // Gratitude.
+  'thank you', 'thanks', 'appreciate', 'appreciated', 'appreciation', 'grateful', 'thankful',
+  // Acknowledging the other's view.
+  'i understand', 'i recognize', 'i recognise', 'i acknowledge', 'i value', 'i see your point', 'understandable', 'i respect', 'respectfully', 'valuable', 'valid',
+  // Joint framing: the task as shared, not imposed.
+  'together', 'collaborate', 'collaborative', 'collaboration', "let's", 'let us', 'jointly',
+  // Apology and regret for the imposition.
+  "i'm sorry", 'sorry', 'apologize', 'apologise', 'apologies', "i'm afraid", 'unfortunately', 'regret',
+  // Well-wishing and leaving the other room.
+  'i hope', 'hopefully', 'i trust', 'if that works', 'no rush', 'feel free', 'happy to', 'glad to', 'kindly',
+];
+
 export const HESITATION_PHRASES: readonly LexiconEntry[] = [
   // Modal auxiliaries. "would" is mostly conditional politeness in chat, so it counts half.
   { phrase: 'may', category: 'hedge-may' },
@@ -200,6 +221,13 @@ export const HESITATION_PHRASES: readonly LexiconEntry[] = [
   // Discourse fillers.
   { phrase: 'you know', category: 'filler-discourse' },
   { phrase: 'well', category: 'filler-discourse' },
+
+  // Softening: the mitigation people rate in requests and replies (Brown & Levinson's politeness
+  // strategies), hand-written from that taxonomy, not mined from any corpus. Conventional indirectness
+  // ("could you", "I was wondering"), minimising the imposition ("a bit"), gratitude, acknowledging the
+  // other's view, joint framing, apology and well-wishing. Longer phrases win over the hedges inside
+  // them, so a polite "could you" softens instead of counting as doubt (or as nothing).
+  ...SOFTENING_PHRASES.map((phrase): LexiconEntry => ({ phrase, category: 'soften' })),
 ];
 
 /** Words after "would"/"could" that make it a polite request or offer rather than doubt. */
