@@ -71,6 +71,8 @@ import { recordsOperations } from './records/records.openapi';
 import { recordsRoutes } from './records/records.routes';
 import { leaderboardReader, recordsTools } from './records/records.tools';
 import { profileOperations } from './profiles/profiles.openapi';
+import { validationOperations } from './validation/validation.openapi';
+import { validationRoutes } from './validation/validation.routes';
 import { profileRoutes } from './profiles/profiles.routes';
 import { profilesTool } from './profiles/profiles.tool';
 import { referralOperations } from './referrals/referrals.openapi';
@@ -158,6 +160,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...proofCardOperations,
     ...communityReviewOperations,
     ...aeiProgramOperations,
+    ...validationOperations,
     ...companyOperations,
     ...aeiOutreachOperations,
     ...liveOperations,
@@ -228,6 +231,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     proofCardRoutes(deps, operations),
     communityReviewRoutes(deps),
     aeiProgramRoutes(deps),
+    validationRoutes(),
     companyRoutes(deps, stripe),
     guideRoutes(deps),
     aeiOutreachRoutes(deps),
