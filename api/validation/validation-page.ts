@@ -20,7 +20,7 @@ const STYLE = `
   table { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; }
   th, td { padding: .35rem .3rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
   td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-  .met { color: var(--accent); font-weight: 600; } .missed { color: var(--miss); font-weight: 600; }
+  .met { color: var(--accent); font-weight: 600; white-space: nowrap; } .missed { color: var(--miss); font-weight: 600; white-space: nowrap; }
   code { font-size: .95em; } a { color: var(--accent); }
   .table-wrap { overflow-x: auto; }
 `;
@@ -54,6 +54,8 @@ export function renderValidationPage(v: PublicValidation): string {
   const stale = v.current
     ? ''
     : '<p class="missed">These figures were printed by an earlier engine than the one this service runs; they are shown as printed.</p>';
+  const barred = v.dimensions.flatMap((d) => d.out_of_domain.filter((f) => f.pass !== null));
+  const summary = barred.length ? `<h2>The bars, out of domain</h2>${table(barred)}` : '';
   const sections = v.dimensions
     .map((d) => {
       const data = d.data.map((s) => `<li><code>${escapeHtml(s.folder)}</code>: ${escapeHtml(s.title)}</li>`).join('');
@@ -81,6 +83,7 @@ ${stale}
 <p>Reproduce: <code>${escapeHtml(v.command)}</code>. ${escapeHtml(v.how_to_reproduce)}</p>
 <p>Machine-readable: <a href="/api/validation.json">/api/validation.json</a>. How far the program's human raters agree with each
 other and with the engine, live: <a href="${escapeHtml(v.human_agreement)}">${escapeHtml(v.human_agreement)}</a>.</p>
+${summary}
 ${sections}
 </main>
 </body>

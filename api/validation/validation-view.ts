@@ -53,7 +53,7 @@ export function publicValidation(report: EvalReport, runningVersion: string): Pu
     command: report.command,
     how_to_reproduce:
       `Check out this version of the service, put the development data sets beside it (or point HUMANLIKE_DEV_DATA at them; each ` +
-      `folder's SOURCE.md says where it came from and under which licence) and run \`${report.command}\`: it prints every figure below ` +
+      `folder's SOURCE.md says where it came from and under which licence) and run ${report.command}: it prints every figure below ` +
       `and rewrites shared/validation/eval-figures.json, which this page is built from.`,
     human_agreement: HUMAN_AGREEMENT_PATH,
     bars_met: all.filter((f) => f.pass).length,

@@ -29,21 +29,22 @@ import type { LexiconEntry } from '../lexicon';
  */
 /** Softening phrases, by politeness strategy (see the `soften` category below). */
 export const SOFTENING_PHRASES: readonly string[] = [
-  // Conventional indirectness: a request put as a question about ability, willingness or possibility.
-  'could you', 'would you', 'would you mind', 'could we', 'would it be possible', 'i was wondering', 'i wonder if', 'i wanted to', 'i would like to', "i'd like to",
-  'if possible', 'if you could', 'when you have a moment', 'when you get a chance', 'at your convenience', 'perhaps we could', 'we could', 'might we',
+  // Conventional indirectness: a request put as a question about ability, willingness or possibility
+  // (an offer, "would you like", is not one).
+  'could you', 'could you please', 'would you mind', 'would you be able', 'would you be willing', 'would it be possible', 'could we', 'might we', 'perhaps we could',
+  'i was wondering', 'i wonder if', 'if possible', 'if you could', 'when you have a moment', 'when you get a chance', 'at your convenience',
   // Minimising the imposition.
   'a bit', 'a little', 'slightly', 'somewhat',
-  // Gratitude.
+  // Gratitude for the other's effort.
   'thank you', 'thanks', 'appreciate', 'appreciated', 'appreciation', 'grateful', 'thankful',
-  // Acknowledging the other's view.
-  'i understand', 'i recognize', 'i recognise', 'i acknowledge', 'i value', 'i see your point', 'understandable', 'i respect', 'respectfully', 'valuable', 'valid',
+  // Acknowledging the other's view before one's own.
+  'i understand', 'i recognize', 'i recognise', 'i acknowledge', 'i value', 'i see your point', 'i respect', 'respectfully',
   // Joint framing: the task as shared, not imposed.
   'together', 'collaborate', 'collaborative', 'collaboration', "let's", 'let us', 'jointly',
-  // Apology and regret for the imposition.
-  "i'm sorry", 'sorry', 'apologize', 'apologise', 'apologies', "i'm afraid", 'unfortunately', 'regret',
-  // Well-wishing and leaving the other room.
-  'i hope', 'hopefully', 'i trust', 'if that works', 'no rush', 'feel free', 'happy to', 'glad to', 'kindly',
+  // Regret for the imposition or the bad news (sympathy, "I'm sorry you...", is empathy, not this).
+  "i'm afraid", 'unfortunately', 'apologize', 'apologise', 'apologies', 'sorry to bother', 'sorry for the',
+  // Leaving the other room.
+  'i hope', 'hopefully', 'if that works', 'no rush', 'feel free', 'kindly',
 ];
 
 export const HESITATION_PHRASES: readonly LexiconEntry[] = [

@@ -71,7 +71,7 @@ describe('measureHesitation', () => {
 
   it('does not count polite "would"/"could" as doubt (a request put as a question softens instead)', () => {
     expect(spansOf(hesitation('Would you like me to send the agenda?'), 'hedge')).to.deep.equal([]);
-    expect(spansOf(hesitation('Would you like me to send the agenda?'), 'softening')).to.deep.equal(['Would you']);
+    expect(hesitation('Would you like me to send the agenda?').value).to.equal(BASE);
     expect(spansOf(hesitation('I would be glad to book it for you.'), 'hedge')).to.deep.equal([]);
     expect(spansOf(hesitation('Could you send me the logs?'), 'hedge')).to.deep.equal([]);
     expect(spansOf(hesitation('Restarting would fix it, I guess.'), 'hedge')).to.deep.equal(['would', 'guess']);
