@@ -76,6 +76,8 @@ import { recordsOperations } from './records/records.openapi';
 import { recordsRoutes } from './records/records.routes';
 import { leaderboardReader, recordsTools } from './records/records.tools';
 import { profileOperations } from './profiles/profiles.openapi';
+import { validationOperations } from './validation/validation.openapi';
+import { validationRoutes } from './validation/validation.routes';
 import { profileRoutes } from './profiles/profiles.routes';
 import { profilesTool } from './profiles/profiles.tool';
 import { referralOperations } from './referrals/referrals.openapi';
@@ -164,6 +166,7 @@ export function apiOperations(config: AppConfig, methods: readonly PaymentMethod
     ...proofCardOperations,
     ...communityReviewOperations,
     ...aeiProgramOperations,
+    ...validationOperations,
     ...companyOperations,
     ...aeiOutreachOperations,
     ...liveOperations,
@@ -235,6 +238,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     proofCardRoutes(deps, operations),
     communityReviewRoutes(deps),
     aeiProgramRoutes(deps),
+    validationRoutes(),
     companyRoutes(deps, stripe),
     guideRoutes(deps),
     aeiOutreachRoutes(deps),

@@ -78,7 +78,8 @@ export function tallyAdvice(r: ProfileResult, facts?: ReplyFacts): AdviceTally {
     const all = [prompt, ...(r.advice.rewrite_guidance ?? []).map((s) => s.action)];
     const asks = (text: string) => all.filter((line) => line.includes(text)).length;
     if (facts.reacts) t.alreadyDone += asks(EMPATHY_UP_PHRASES.er.prompt) + asks(EMPATHY_UP_PHRASES.er.action);
-    if (facts.reflects) t.alreadyDone += asks(EMPATHY_UP_PHRASES.ip.prompt) + asks(EMPATHY_UP_PHRASES.ip.action);
+    if (facts.reflects) t.alreadyDone += asks(EMPATHY_UP_PHRASES.ip.prompt) + asks(EMPATHY_UP_PHRASES.ip.action) + asks(EMPATHY_UP_PHRASES.er.prompt) + asks(EMPATHY_UP_PHRASES.er.action);
+    if (facts.reacts) t.alreadyDone += asks(EMPATHY_UP_PHRASES.reaction.prompt) + asks(EMPATHY_UP_PHRASES.reaction.action);
     if (facts.contracts) t.alreadyDone += asks('contractions always') + asks(DIMENSION_PHRASES.formality.down.mild.prompt);
     if (!facts.states) for (const s of ['full', 'mild'] as const) t.alreadyDone += asks(DIMENSION_PHRASES.hesitation.up[s].prompt) + asks(DIMENSION_PHRASES.hesitation.up[s].action);
   }

@@ -2,7 +2,7 @@ import { analyze } from '../../shared/scoring/analyze';
 import { measureEmpathy } from '../../shared/scoring/empathy';
 import type { MechanismLevel } from '../../shared/scoring/measure-types';
 import { annomiTherapistTurns, esconvReplies, foldOf, readCsv, receptiveReplies } from '../lib/dev-data';
-import { empathySources, figureOf, fitEmpathyOn, measureSources, signFlips, subset, strengthOf, type MeasuredSource } from '../fit/fit-empathy';
+import { chooseLambda, empathySources, figureOf, fitSelected, measureSources, subset, strengthOf, type MeasuredSource } from '../fit/fit-empathy';
 import { auroc, macroF1, ranks, spearman } from '../lib/stats';
 import { atLeast, info, type EvalRow } from './eval-row';
 
@@ -87,7 +87,8 @@ const ROW_DATA: Record<string, string> = {
 
 /**
  * Leave one source out: for each of the four rated sources the weights are refitted on the other
- * three (with the same sign-flip selection, which may drop other features) and the held-out source is
+ * three (with the same sign-flip selection, which may drop other features, and the ridge strength chosen
+ * by leave-one-source-out among those three) and the held-out source is
  * scored with them; the shipped weights' figure on the source's held-back fold stands beside it.
  * WASSA is reported on its dev split both ways (the issue's 2,199 turns of at least 5 words).
  * @returns the out-of-source rows and the in-domain rows
@@ -95,12 +96,13 @@ const ROW_DATA: Record<string, string> = {
 function leaveOneSourceOut(): { ood: EvalRow[]; inDomain: EvalRow[] } {
   const all = measureSources(empathySources());
   const train = all.map((m) => subset(m, (i) => m.folds[i] !== 0));
-  const shipped = fitEmpathyOn(train, signFlips(train).dropped);
+  const shipped = fitSelected(train, chooseLambda(train));
   const ood: EvalRow[] = [];
   const inDomain: EvalRow[] = [];
   all.forEach((held, k) => {
     const others = train.filter((_, j) => j !== k);
-    const model = fitEmpathyOn(others, signFlips(others).dropped);
+    // The held-out source takes no part in any choice: selection and ridge strength come from the rest.
+    const model = fitSelected(others, chooseLambda(others));
     const name = held.source.name;
     const scored: MeasuredSource = name === 'wassa23' ? subset(held, (i) => held.folds[i] === 0) : held;
     const metric = held.source.metric === 'spearman' ? 'Spearman' : 'AUROC';

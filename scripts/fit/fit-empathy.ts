@@ -7,10 +7,16 @@ import { solve } from '../lib/fit';
 import { auroc, ranks, spearman } from '../lib/stats';
 
 /** Version written into weights/empathy.json; bump it whenever the fit or its features change. */
-export const EMPATHY_WEIGHTS_VERSION = 'empathy-1.5.0';
+export const EMPATHY_WEIGHTS_VERSION = 'empathy-1.6.0';
 
 const WEIGHTS_PATH = resolve(__dirname, '..', '..', 'shared', 'scoring', 'weights', 'empathy.json');
-const LAMBDA = 0.05;
+/**
+ * The ridge strengths tried. Which one is used is itself chosen by leave-one-source-out (see
+ * {@link chooseLambda}): the strength whose fits carry best to a source they did not read. Strong
+ * shrinkage wins on these sources: weights near the theory prior transfer better than weights that
+ * follow any three communities closely.
+ */
+export const LAMBDA_GRID: readonly number[] = [0.05, 0.2, 1, 5];
 /**
  * The weight every feature starts from (one more sentence of a construct adds this much): the ridge
  * shrinks toward it instead of toward 0, so a construct the data rarely sees (validation is in about
@@ -148,9 +154,10 @@ export function signFlips(measured: readonly MeasuredSource[]): { correlations: 
  * the sources are left out beforehand.
  * @param measured - the training part of each source
  * @param exclude - features to leave out
+ * @param lambda - the ridge strength (toward {@link PRIOR})
  * @returns the weights, all >= 0 (negative features are subtracted)
  */
-export function fitEmpathyOn(measured: readonly MeasuredSource[], exclude: readonly FitFeature[] = []): EmpathyModel {
+export function fitEmpathyOn(measured: readonly MeasuredSource[], exclude: readonly FitFeature[] = [], lambda = LAMBDA_GRID[0]): EmpathyModel {
   const active = new Set(FIT_FEATURES.filter((f) => !exclude.includes(f)));
   const sign = (f: FitFeature) => (NEGATIVE.has(f) ? -1 : 1);
   for (;;) {
@@ -170,8 +177,8 @@ export function fitEmpathyOn(measured: readonly MeasuredSource[], exclude: reado
       });
     }
     for (let p = 1; p <= d; p++) {
-      A[p][p] += LAMBDA;
-      b[p] += LAMBDA * PRIOR * sign(cols[p - 1][0]);
+      A[p][p] += lambda;
+      b[p] += lambda * PRIOR * sign(cols[p - 1][0]);
     }
     const beta = solve(A, b);
     const wrong = cols.filter(([f], k) => beta[k + 1] * sign(f) < 0);
@@ -198,27 +205,58 @@ export function figureOf(m: MeasuredSource, scores: readonly number[]): number {
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/** Fits on some sources with their own sign-flip selection and ridge strength: what "fit on these" means everywhere. */
+export function fitSelected(measured: readonly MeasuredSource[], lambda: number): EmpathyModel {
+  return fitEmpathyOn(measured, signFlips(measured).dropped, lambda);
+}
+
 /**
- * The shipped fit: the four sources' training folds, with the sign-flipping features left out.
- * @returns the weights, the dropped features, the per-source correlations and training figures
+ * The ridge strength chosen by leave-one-source-out among the given sources: each source is held out
+ * in turn, the rest fitted (with their own sign-flip selection) at every strength of the grid, and
+ * the strength with the best summed figure on the held-out sources wins (ties: the weaker one).
+ * @param measured - the sources the choice may read (never the one an evaluation holds out)
+ * @returns the chosen lambda
  */
-export function fitEmpathy(): { model: EmpathyModel; dropped: FitFeature[]; correlations: Record<string, Record<FitFeature, number>>; train: Record<string, { n: number; value: number }> } {
+export function chooseLambda(measured: readonly MeasuredSource[]): number {
+  let best = LAMBDA_GRID[0];
+  let bestSum = -Infinity;
+  for (const lambda of LAMBDA_GRID) {
+    let sum = 0;
+    measured.forEach((held, k) => {
+      const model = fitSelected(measured.filter((_, j) => j !== k), lambda);
+      sum += figureOf(held, held.rows.map((r) => strengthOf(model, r)));
+    });
+    if (sum > bestSum + 1e-9) {
+      bestSum = sum;
+      best = lambda;
+    }
+  }
+  return best;
+}
+
+/**
+ * The shipped fit: the four sources' training folds, with the sign-flipping features left out and
+ * the ridge strength chosen by leave-one-source-out.
+ * @returns the weights, the chosen lambda, the dropped features, the per-source correlations and training figures
+ */
+export function fitEmpathy(): { model: EmpathyModel; lambda: number; dropped: FitFeature[]; correlations: Record<string, Record<FitFeature, number>>; train: Record<string, { n: number; value: number }> } {
   const measured = measureSources(empathySources()).map((m) => subset(m, (i) => m.folds[i] !== 0));
   const { correlations, dropped } = signFlips(measured);
-  const model = fitEmpathyOn(measured, dropped);
+  const lambda = chooseLambda(measured);
+  const model = fitEmpathyOn(measured, dropped, lambda);
   const train: Record<string, { n: number; value: number }> = {};
   for (const m of measured) train[m.source.name] = { n: m.rows.length, value: round3(figureOf(m, m.rows.map((r) => strengthOf(model, r)))) };
-  return { model, dropped, correlations, train };
+  return { model, lambda, dropped, correlations, train };
 }
 
 if (require.main === module) {
-  const { model, dropped, correlations, train } = fitEmpathy();
+  const { model, lambda, dropped, correlations, train } = fitEmpathy();
   const current = JSON.parse(readFileSync(WEIGHTS_PATH, 'utf8')) as Record<string, unknown>;
   const sources = empathySources().map((s) => ({ name: s.name, licence: s.licence, label: s.label, rows: 'fold != 0 (wassa23: train split)', trainFigure: train[s.name] }));
   const fit = {
     sources,
     vocabulary: 'none learned: every construct is a hand-written rule or word list (lexicons/empathy.ts); the data set only the weights below',
-    method: `ridge lambda ${LAMBDA}, shrunk toward a prior weight of ${PRIOR} per feature (signed), on log(1 + sentences) per construct and specificity, contempt and log(1 + advice sentences), labels ranked within each source and every source weighted equally; signs fixed by theory (constructs >= 0; dismissal, phatic, contempt and advice <= 0)`,
+    method: `ridge lambda ${lambda} (chosen from ${LAMBDA_GRID.join(', ')} by leave-one-source-out), shrunk toward a prior weight of ${PRIOR} per feature (signed), on log(1 + sentences) per construct and specificity, contempt and log(1 + advice sentences), labels ranked within each source and every source weighted equally; signs fixed by theory (constructs >= 0; dismissal, phatic, contempt and advice <= 0)`,
     selection: `a feature whose univariate Spearman runs against its sign by more than ${SIGN_FLIP} in any source is left out`,
     dropped,
     correlations: Object.fromEntries(Object.entries(correlations).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).map(([f, r]) => [f, round3(r)]))])),

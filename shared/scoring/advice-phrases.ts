@@ -198,11 +198,21 @@ export const FORMALITY_DOWN_CONTRACTED: Record<Strength, PhraseSet> = {
 /**
  * Empathy to raise, by the first construct the reply lacks among those the score rewards: a reply
  * that already says "so sorry" is asked to reflect, one that reflects to tie it to their words, one
- * that does both to say what it must be like for them; never to "acknowledge how they feel" again.
+ * that does both to say what it must be like for them; one that reflects but does not react, to add its
+ * own feeling for them; never to "acknowledge how they feel" again.
  * (Asking a question is not offered: its weight is 0, because its sign flips between communities.)
  */
-export const EMPATHY_UP_PHRASES: Record<'er' | 'ip' | 'ex' | 'specific' | 'perspective', PhraseSet> = {
+export const EMPATHY_UP_PHRASES: Record<'er' | 'reaction' | 'ip' | 'ex' | 'specific' | 'perspective', PhraseSet> = {
   er: DIMENSION_PHRASES.empathy.up.full,
+  // For a reply that already reflects how they feel but shows no feeling of its own for them.
+  reaction: {
+    prompt: 'After you show you understood, add a few words of your own feeling about what happened to them.',
+    action: 'add one short line of your own reaction to what happened ("that\'s so unfair", "I\'m sorry")',
+    example: {
+      emotional: '"Sounds like you did the whole move alone." -> "Sounds like you did the whole move alone. That\'s so unfair on you."',
+      practical: '"So the order came broken, on your birthday." -> "So the order came broken, on your birthday. I\'m sorry, that\'s rotten luck."',
+    },
+  },
   ip: {
     prompt: 'Show you understood: reflect back what they told you, or share briefly when something similar happened to you.',
     action: 'add one sentence that reflects what they said ("sounds like...", "when that happened to me...")',

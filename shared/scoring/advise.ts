@@ -118,6 +118,8 @@ export function dimensionPhrase(input: Pick<AdviceInput, 'profile' | 'mechanisms
   const m = input.mechanisms;
   const reacts = c ? (c.reaction ?? 0) + (c.support ?? 0) + (c.concern ?? 0) > 0 : m.er > 0;
   const reflects = c ? (c.reflection ?? 0) + (c.restatement ?? 0) + (c.validation ?? 0) > 0 : m.ip > 0;
+  // "Acknowledge how they feel" is what a reflection already does: a reflecting reply is asked for its own reaction instead.
+  if (!reacts && reflects) return EMPATHY_UP_PHRASES.reaction;
   if (!reacts) return strength === 'full' ? EMPATHY_UP_PHRASES.er : DIMENSION_PHRASES.empathy.up.mild;
   if (!reflects) return EMPATHY_UP_PHRASES.ip;
   if (c ? (c.specific ?? 0) === 0 : m.er < 2 && m.ip < 2) return EMPATHY_UP_PHRASES.specific;

@@ -35,13 +35,14 @@ export type Mechanism = 'er' | 'ip' | 'ex';
  * sense"), shared experience ("I went through the same"), exploration (a question about them),
  * restatement (a statement about them: "you've tried everything") and concern for someone's
  * suffering ("it's so sad what happened to them") and felt intensity (an intensifier on a feeling word:
- * "so sad", "really hard"). Negative: dismissal ("calm down", "could be worse") and phatic small talk
+ * "so sad", "really hard") and naming a feeling in a statement (emotion labelling: "that's frustrating",
+ * "I was scared for them", "you felt let down"; a feeling put as a question explores instead). Negative: dismissal ("calm down", "could be worse") and phatic small talk
  * (greetings, goodbyes, laughter: talk about the conversation, not the person).
  */
-export type Construct = 'reaction' | 'support' | 'reflection' | 'perspective' | 'validation' | 'shared' | 'exploration' | 'restatement' | 'concern' | 'intensity' | 'dismissal' | 'phatic';
+export type Construct = 'reaction' | 'support' | 'reflection' | 'perspective' | 'validation' | 'shared' | 'exploration' | 'restatement' | 'concern' | 'intensity' | 'feeling' | 'dismissal' | 'phatic';
 
 /** Every construct, in the order the weights file lists them. */
-export const CONSTRUCTS: readonly Construct[] = ['reaction', 'support', 'reflection', 'perspective', 'validation', 'shared', 'exploration', 'restatement', 'concern', 'intensity', 'dismissal', 'phatic'];
+export const CONSTRUCTS: readonly Construct[] = ['reaction', 'support', 'reflection', 'perspective', 'validation', 'shared', 'exploration', 'restatement', 'concern', 'intensity', 'feeling', 'dismissal', 'phatic'];
 
 /** The raw evidence behind an empathy measure; the fit script reads the same numbers the measure uses. */
 export interface EmpathyFeatures {
@@ -246,10 +247,13 @@ const MARKS_OF: Record<string, readonly (readonly [Mechanism | null, Construct])
 };
 const MODEL = config.model;
 const CALIBRATION = config.calibration;
-// The anchor reply: one sentence each of reaction and reflection, both tied to the person's message
-// (scoring.md §2's "all mechanisms present" for the constructs that carry across communities). More
-// sentences saturate instead of stretching the scale for ordinary replies.
-const FULL_STRENGTH = (MODEL.reaction + MODEL.reflection) * Math.LN2 + MODEL.specific * Math.log(3);
+// The anchor reply: two sentences tied to the person's message, "I'm so sorry you're exhausted. It
+// sounds like the night shifts are wearing you down." (a reaction with felt intensity, a reflection,
+// a feeling named in each, both restating them, both specific, echoing three of their words). More
+// sentences saturate instead of stretching the scale for ordinary replies. With the 1.6.0 weights
+// this keeps EPITOME's and ESConv's quartiles where 1.4.0 put them, so profile targets keep their meaning.
+const FULL_STRENGTH =
+  (MODEL.reaction + MODEL.intensity + MODEL.reflection) * Math.LN2 + (MODEL.feeling + MODEL.restatement + MODEL.specific) * Math.log(3) + MODEL.echo * Math.log(4);
 
 /** A record with one fresh value per construct. */
 function emptyCounts<T>(make: () => T): Record<Construct, T> {
@@ -449,6 +453,7 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
   const youSubject: number[] = new Array<number>(n).fill(0);
   const concern: number[] = new Array<number>(n).fill(0);
   const intense: number[] = new Array<number>(n).fill(0);
+  const feeling: number[] = new Array<number>(n).fill(0);
   const hits: LexiconHit[] = [];
   // Constructions wait for the whole sentence: in a question, a feeling put to the person explores it.
   const constructions: Marker[] = [];
@@ -474,6 +479,7 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
     if (info.classes) {
       const s = a.sentences[t.sentence];
       if (info.classes & CONCERN && !concern[t.sentence]) concern[t.sentence] = i + 1;
+      if (info.classes & (EMOTION | FEELING) && !feeling[t.sentence]) feeling[t.sentence] = i + 1;
       if (info.classes & INTENSIFIER && !intense[t.sentence]) {
         for (let k = i + 1; k < s.last && k <= i + 2; k++) {
           const c = wordInfo(tokens[k].word)?.classes ?? 0;
@@ -558,6 +564,12 @@ function scanReply(a: Analysis, evidence: boolean): ReplyScan {
     if (intense[k]) {
       const at = tokens[intense[k] - 1];
       scan.markers.push({ mechanism: null, construct: 'intensity', sentence: k, start: at.start, end: at.end });
+    }
+    // Naming a feeling (anyone's) in a statement: the labelling that reflective listening and
+    // validation are built on; put as a question it explores instead.
+    if (feeling[k] && !question[k]) {
+      const at = tokens[feeling[k] - 1];
+      scan.markers.push({ mechanism: null, construct: 'feeling', sentence: k, start: at.start, end: at.end });
     }
   }
   return scan;
@@ -664,7 +676,7 @@ export function emotionalLoad(incoming: Analysis): number {
 
 /** Features that lower the value; the weights file stores every weight as a magnitude. */
 const NEGATIVE = new Set(['dismissal', 'phatic', 'contempt', 'advice']);
-const FEATURE_NAME: Record<string, string> = { advice: 'advice-giving', specific: 'specific-acknowledgement', echo: 'echoes-their-words' };
+const FEATURE_NAME: Record<string, string> = { feeling: 'names-a-feeling', advice: 'advice-giving', specific: 'specific-acknowledgement', echo: 'echoes-their-words' };
 /** The fitted features in the weights file's order, with their weights (0 for a feature the fit left out). */
 const TERMS = Object.entries(MODEL as Record<string, number>);
 

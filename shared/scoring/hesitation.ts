@@ -135,6 +135,7 @@ function acceptPhrase(a: Analysis, category: string, at: number, length: number)
 function featureOf(category: string): HesitationFeature {
   if (category.startsWith('repair')) return 'self-repair';
   if (category === 'filler-discourse') return 'discourse-filler';
+  if (category === 'soften') return 'softening';
   return 'hedge';
 }
 
@@ -218,7 +219,8 @@ function collectCues(a: Analysis): Cue[] {
 }
 
 /**
- * Measures hesitation: a weighted rate per 100 words of hedges, pause fillers, self-repairs,
+ * Measures hesitation: a weighted rate per 100 words of hedges, softening (politeness mitigation:
+ * "could you", "thank you", "I understand", "together"), pause fillers, self-repairs,
  * trailing-off, restarts, tag questions and discourse fillers, mapped to 0..1 by 1 - exp(-r / scale)
  * (docs/scoring.md §4). Hedges count only when epistemic ("I think it's X", not "think about X").
  * @param a - the analyzed reply

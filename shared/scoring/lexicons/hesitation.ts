@@ -22,9 +22,31 @@ import type { LexiconEntry } from '../lexicon';
  * - `hedge-possible`: "possible", skipped in "as soon as possible", "made possible", "possible to" (ability, not doubt).
  * - `hedge-kind`: "kind of"/"sort of"; skipped after a determiner ("what kind of", "a sort of").
  * - `repair`: a self-repair phrase. `repair-wait` / `repair-actually` need a clause edge (see hesitation.ts).
+ * - `soften`: a softening phrase (SOFTENING_PHRASES): mitigation of a request or a disagreement, which
+ *   people rate as hedging in the same breath as doubt.
  * - `filler-discourse`: a discourse filler ("you know", a leading "well,"), scored apart from pause fillers
  *   because Laserna et al. (2014) found the two load on different factors.
  */
+/** Softening phrases, by politeness strategy (see the `soften` category below). */
+export const SOFTENING_PHRASES: readonly string[] = [
+  // Conventional indirectness: a request put as a question about ability, willingness or possibility
+  // (an offer, "would you like", is not one).
+  'could you', 'could you please', 'would you mind', 'would you be able', 'would you be willing', 'would it be possible', 'could we', 'might we', 'perhaps we could',
+  'i was wondering', 'i wonder if', 'if possible', 'if you could', 'when you have a moment', 'when you get a chance', 'at your convenience',
+  // Minimising the imposition.
+  'a bit', 'a little', 'slightly', 'somewhat',
+  // Gratitude for the other's effort.
+  'thank you', 'thanks', 'appreciate', 'appreciated', 'appreciation', 'grateful', 'thankful',
+  // Acknowledging the other's view before one's own.
+  'i understand', 'i recognize', 'i recognise', 'i acknowledge', 'i value', 'i see your point', 'i respect', 'respectfully',
+  // Joint framing: the task as shared, not imposed.
+  'together', 'collaborate', 'collaborative', 'collaboration', "let's", 'let us', 'jointly',
+  // Regret for the imposition or the bad news (sympathy, "I'm sorry you...", is empathy, not this).
+  "i'm afraid", 'unfortunately', 'apologize', 'apologise', 'apologies', 'sorry to bother', 'sorry for the',
+  // Leaving the other room.
+  'i hope', 'hopefully', 'if that works', 'no rush', 'feel free', 'kindly',
+];
+
 export const HESITATION_PHRASES: readonly LexiconEntry[] = [
   // Modal auxiliaries. "would" is mostly conditional politeness in chat, so it counts half.
   { phrase: 'may', category: 'hedge-may' },
@@ -200,6 +222,13 @@ export const HESITATION_PHRASES: readonly LexiconEntry[] = [
   // Discourse fillers.
   { phrase: 'you know', category: 'filler-discourse' },
   { phrase: 'well', category: 'filler-discourse' },
+
+  // Softening: the mitigation people rate in requests and replies (Brown & Levinson's politeness
+  // strategies), hand-written from that taxonomy, not mined from any corpus. Conventional indirectness
+  // ("could you", "I was wondering"), minimising the imposition ("a bit"), gratitude, acknowledging the
+  // other's view, joint framing, apology and well-wishing. Longer phrases win over the hedges inside
+  // them, so a polite "could you" softens instead of counting as doubt (or as nothing).
+  ...SOFTENING_PHRASES.map((phrase): LexiconEntry => ({ phrase, category: 'soften' })),
 ];
 
 /** Words after "would"/"could" that make it a polite request or offer rather than doubt. */

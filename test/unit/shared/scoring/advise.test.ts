@@ -177,6 +177,16 @@ describe('advice that fits the reply', function () {
       });
     }
 
+    it('asks a reply that reflects but shows no feeling of its own for a reaction, not for acknowledgement', () => {
+      const r = scoreText({
+        text: "It sounds like you've been carrying the whole move on your own while everyone else stayed out of it.",
+        profile: 'empathetic-counselor',
+        incoming: "I've been packing the whole house alone and nobody in my family has helped once.",
+        deep: true,
+      }).result!;
+      expect(adviceText(r)).to.include(EMPATHY_UP_PHRASES.reaction.action);
+    });
+
     it('gives the same reply as a helper the empathy advice it withholds from an asker', () => {
       const text = 'I failed my driving test again today and I feel like an idiot.';
       const helper = scoreText({ text, profile: 'empathetic-counselor', role: 'helper', deep: true }).result!;

@@ -185,6 +185,8 @@ describe('emotionalLoad', () => {
       ['Sorry I misunderstood the question earlier.', 'shared', 'reaction'],
       ['Calm down, it could be worse.', 'dismissal', 'validation'],
       ['haha bye, nice talking!', 'phatic', 'reaction'],
+      ['That whole week was frustrating for everyone.', 'names-a-feeling', 'advice-giving'],
+      ['Are you feeling any better today?', 'exploration', 'names-a-feeling'],
     ];
     for (const [reply, shows, lacks] of cases) {
       it(`reads "${reply}" as ${shows}, not ${lacks}`, () => {
@@ -204,6 +206,15 @@ describe('emotionalLoad', () => {
       }
       expect(empathy("I'm sorry. Calm down, it could be worse.").value).to.be.lessThan(empathy("I'm sorry.").value);
       expect(empathy('haha bye, nice talking!').value).to.be.lessThan(BASE);
+    });
+
+    it('rates a feeling named in a statement above the same statement without it', () => {
+      expect(empathy('That whole week was frustrating for everyone.').value).to.be.greaterThan(empathy('That whole week was long for everyone.').value);
+    });
+
+    it('reads the anchor reply (two specific sentences: reaction and reflection) near the top of the ordinary scale', () => {
+      const anchor = empathy("I'm so sorry you're exhausted. It sounds like the night shifts are wearing you down.", "I'm exhausted. The night shifts are wearing me down and I can't sleep.");
+      expect(anchor.value).to.be.within(0.7, 0.8);
     });
 
     it('counts acknowledgement of their situation in their words only when there is a message', () => {

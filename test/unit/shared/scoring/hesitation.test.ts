@@ -18,6 +18,29 @@ function spansOf(m: DimensionMeasure, feature: string): string[] {
 const BASE = 1 - Math.exp(-weights.priorRate / weights.rateScale);
 
 describe('measureHesitation', () => {
+  describe('softening (mitigation as people rate it)', () => {
+    // [softened, bald]: the same request or reply with and without mitigation.
+    const cases: [string, string][] = [
+      ['Could you send me the Q2 numbers when you get a chance?', 'Send me the Q2 numbers.'],
+      ['Thank you for flagging this; I understand the delay is frustrating.', 'The delay is your problem.'],
+      ["Let's work through the access approvals together.", 'Fix the access approvals.'],
+      ["I'm sorry, but I need the report a bit earlier.", 'I need the report earlier.'],
+    ];
+    for (const [soft, bald] of cases) {
+      it(`reads "${soft}" as more hesitant than "${bald}"`, () => {
+        const m = hesitation(soft);
+        expect(m.value).to.be.greaterThan(hesitation(bald).value);
+        expect(spansOf(m, 'softening').length, soft).to.be.greaterThan(0);
+      });
+    }
+
+    it('counts a polite "could you" as softening, not as doubt, and an epistemic "could be" as a hedge', () => {
+      expect(spansOf(hesitation('Could you check the logs?'), 'softening')).to.deep.equal(['Could you']);
+      expect(spansOf(hesitation('Could you check the logs?'), 'hedge')).to.deep.equal([]);
+      expect(spansOf(hesitation('It could be the cache.'), 'hedge')).to.deep.equal(['could']);
+    });
+  });
+
   it('rates a hedged, trailing guess above a flat statement', () => {
     const hedged = hesitation('I think maybe it could be the cache...');
     const flat = hesitation('It is the cache.');
@@ -46,10 +69,11 @@ describe('measureHesitation', () => {
     expect(spansOf(hesitation("It's kind of slow."), 'hedge')).to.deep.equal(['kind of']);
   });
 
-  it('does not count polite "would"/"could" as doubt', () => {
+  it('does not count polite "would"/"could" as doubt (a request put as a question softens instead)', () => {
+    expect(spansOf(hesitation('Would you like me to send the agenda?'), 'hedge')).to.deep.equal([]);
     expect(hesitation('Would you like me to send the agenda?').value).to.equal(BASE);
-    expect(hesitation('I would be glad to book it for you.').value).to.equal(BASE);
-    expect(hesitation('Could you send me the logs?').value).to.equal(BASE);
+    expect(spansOf(hesitation('I would be glad to book it for you.'), 'hedge')).to.deep.equal([]);
+    expect(spansOf(hesitation('Could you send me the logs?'), 'hedge')).to.deep.equal([]);
     expect(spansOf(hesitation('Restarting would fix it, I guess.'), 'hedge')).to.deep.equal(['would', 'guess']);
   });
 
