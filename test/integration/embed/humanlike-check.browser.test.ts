@@ -12,6 +12,7 @@ import { createHttpServer } from '../../../api/server';
 import { hashBundleToken, newBundleToken } from '../../../api/payments/bundle-credit/bundle-token';
 import { humanlikeKoa } from '../../../embed/host';
 import { launchBrowser } from '../../helpers/browser';
+import { startChatProvider, type LocalChatProvider } from '../../helpers/chat-completions';
 import { startTestStack, type TestStack } from '../../helpers/stack';
 import { until } from '../../helpers/until';
 
@@ -48,10 +49,14 @@ describe('<humanlike-check> in a real browser', function () {
   let bundleId: string;
   // Test-controlled faults of the host: answer the next N checks 503 with Retry-After: 1.
   let failNext = 0;
+  // Test-controlled delay of the host: while set, each check waits for it before going on.
+  let holdChecks: Promise<void> | undefined;
+  let chat: LocalChatProvider;
   const hostSeen: Array<{ key: string | undefined; headers: Record<string, string | string[] | undefined> }> = [];
 
   before(async function () {
-    stack = await startTestStack('embed-browser');
+    chat = await startChatProvider();
+    stack = await startTestStack('embed-browser', { env: { LLM_BASE_URL: chat.url, LLM_API_KEY: 'sk-local-test', LLM_MODEL: 'local-model' } });
     await stack.truncate();
     const query = (sql: string, params: unknown[]) => stack.deps.dataSource.query(sql, params) as Promise<Array<{ id: string }>>;
     const [auth] = await query(
@@ -76,6 +81,13 @@ describe('<humanlike-check> in a real browser', function () {
         ctx.status = 204;
         return;
       }
+      if (ctx.path === '/contextual') {
+        ctx.type = 'html';
+        ctx.body = `<!doctype html><html><head><meta charset="utf-8"><title>Host</title>
+          <script src="${serviceUrl}/api/embed/humanlike-check-1.js"></script></head>
+          <body><humanlike-check endpoint="/humanlike/check" mode="contextual" situation="A customer asks about a delayed refund."><textarea rows="6" cols="60" aria-label="Reply"></textarea></humanlike-check></body></html>`;
+        return;
+      }
       if (ctx.path === '/') {
         ctx.type = 'html';
         // The component twice: defining it a second time must not throw.
@@ -87,6 +99,7 @@ describe('<humanlike-check> in a real browser', function () {
       }
       if (ctx.path === '/humanlike/check') {
         hostSeen.push({ key: ctx.get('idempotency-key') || undefined, headers: { ...ctx.headers } });
+        if (holdChecks) await holdChecks;
         if (failNext > 0) {
           failNext--;
           ctx.status = 503;
@@ -108,10 +121,11 @@ describe('<humanlike-check> in a real browser', function () {
     if (host) await closeServer(host);
     if (service) await closeServer(service);
     await stack?.close();
+    await chat?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function openPage(): Promise<{ page: Page; problems: string[]; requests: Array<{ url: string; headers: Record<string, string>; body: string }> }> {
+  async function openPage(pagePath = '/'): Promise<{ page: Page; problems: string[]; requests: Array<{ url: string; headers: Record<string, string>; body: string }> }> {
     const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
     const problems: string[] = [];
     const requests: Array<{ url: string; headers: Record<string, string>; body: string }> = [];
@@ -136,7 +150,7 @@ describe('<humanlike-check> in a real browser', function () {
       };
     });
     await page.clock.install({ time: Date.now() });
-    expect((await page.goto(hostUrl))?.status()).to.equal(200);
+    expect((await page.goto(`${hostUrl}${pagePath}`))?.status()).to.equal(200);
     await page.waitForFunction(() => customElements.get('humanlike-check') !== undefined);
     // The installed clock flows until paused; from here only runFor moves it.
     await page.clock.pauseAt(Date.now() + 1_000);
@@ -146,6 +160,8 @@ describe('<humanlike-check> in a real browser', function () {
   const checks = (page: Page) => page.evaluate(() => window.__checks.map((c) => ({ ...c })));
   const answered = (page: Page, n: number) =>
     until(async () => (await checks(page)).filter((c) => c.status !== undefined).length >= n, 15_000, `${n} answered checks`);
+  const markedCodes = (page: Page) =>
+    page.evaluate(() => [...document.querySelector('humanlike-check')!.shadowRoot!.querySelectorAll('mark')].map((m) => (m as HTMLElement).dataset.code));
   const creditsLeft = async () => Number(((await stack.deps.dataSource.query(`SELECT credits_remaining FROM bundles WHERE id = $1`, [bundleId])) as Array<{ credits_remaining: number }>)[0].credits_remaining);
 
   it('debounces typing, starts at most one check every 2 s, and makes a new key after an edit', async function () {
@@ -250,4 +266,63 @@ describe('<humanlike-check> in a real browser', function () {
     expect(hostSeen.every((h) => h.headers['x-bundle-token'] === undefined)).to.equal(true);
     await page.close();
   });
+
+  it('throws away an answer that came back for text that has changed since', async function () {
+    const { page, problems } = await openPage();
+    const results: string[] = [];
+    await page.exposeFunction('recordResult', (codes: string) => results.push(codes));
+    await page.evaluate(() =>
+      document.querySelector('humanlike-check')!.addEventListener('humanlike-check:result', (e) =>
+        (window as unknown as { recordResult(c: string): void }).recordResult((e as CustomEvent<{ issues: Array<{ code: string }> }>).detail.issues.map((i) => i.code).join(',')),
+      ),
+    );
+    let release!: () => void;
+    holdChecks = new Promise<void>((resolve) => (release = resolve));
+    const area = page.locator('textarea');
+    await area.fill('Great question! I hope this helps!');
+    await page.clock.runFor(800);
+    await until(() => hostSeen.length > 0 && holdChecks !== undefined, 5_000, 'the held check');
+    // The person keeps typing while the first check is out; then its answer arrives.
+    await area.fill('ok, 6 works');
+    holdChecks = undefined;
+    release();
+    await answered(page, 1);
+    expect((await checks(page))[0].status).to.equal(200);
+    // Its boilerplate marks belong to text that is gone: nothing drawn, no result announced.
+    expect(await markedCodes(page)).to.deep.equal([]);
+    expect(results).to.deep.equal([]);
+    // The new text gets its own check, with a new key.
+    await page.clock.runFor(2_000);
+    await answered(page, 2);
+    const [first, second] = await checks(page);
+    expect(second.draft).to.equal('ok, 6 works');
+    expect(second.key).to.not.equal(first.key);
+    await until(() => results.length === 1, 5_000, 'the second result');
+    expect(results[0]).to.not.contain('assistant-boilerplate');
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('checks in contextual mode with the situation the page gives, and marks what the evaluator found', async function () {
+    const { page, problems } = await openPage('/contextual');
+    const before = await creditsLeft();
+    const draft = 'We will refund you today, guaranteed.';
+    const start = draft.indexOf('guaranteed');
+    chat.calls.length = 0;
+    chat.content = JSON.stringify({ issues: [{ code: 'overpromise', start, end: start + 'guaranteed'.length }] });
+    await page.locator('textarea').fill(draft);
+    await page.clock.runFor(800);
+    await answered(page, 1);
+    expect((await checks(page))[0].status).to.equal(200);
+    await page.waitForFunction(() => (document.querySelector('humanlike-check')?.shadowRoot?.querySelectorAll('mark').length ?? 0) > 0);
+    expect(await markedCodes(page)).to.include('overpromise');
+    // The situation reached the evaluator through the host; the draft went once, the token never.
+    expect(chat.calls).to.have.length(1);
+    expect(JSON.stringify(chat.calls[0].body)).to.contain('A customer asks about a delayed refund.');
+    expect(JSON.stringify(chat.calls[0].body)).to.not.contain(token);
+    expect(await creditsLeft()).to.equal(before - 1);
+    expect(problems).to.deep.equal([]);
+    await page.close();
+  });
+
 });
