@@ -20,3 +20,18 @@ export const QUEUE_JOBS: Readonly<Partial<Record<QueueName, readonly string[]>>>
   exports: [PROGRESS_REPORT_JOB, TRAINING_EXPORT_JOB],
   settlement: [SETTLE_PAYMENT_JOB],
 };
+
+/**
+ * What each job does for people, in the products' own names: a job is named for its work (one
+ * scoring job serves five products), so the worker says at start which products it serves.
+ */
+export const JOB_PRODUCTS: Readonly<Record<string, readonly string[]>> = {
+  [SCORE_TEXT_JOB]: ['free score', 'scored session (simulate)', 'duel', 'role-play turn', 'coaching drill'],
+  [REWRITE_JOB]: ['rewrite'],
+  [SCRIPT_CHECK_JOB]: ['script check'],
+  [EMBED_CHECK_JOB]: ['embedded check'],
+  [STRESS_TEST_JOB]: ['stress test'],
+  [PROGRESS_REPORT_JOB]: ['progress report'],
+  [TRAINING_EXPORT_JOB]: ['training dataset'],
+  [SETTLE_PAYMENT_JOB]: ['every x402 payment'],
+};

@@ -1,4 +1,4 @@
-export { QUEUE_JOBS } from './declared-jobs';
+export { JOB_PRODUCTS, QUEUE_JOBS } from './declared-jobs';
 export { throughQueue, type JobDeadlines, type RunThroughQueue } from './through-queue';
 export { QUEUE, closeQueueEvents, createQueue, createQueueEvents, defaultJobOptions, type QueueName } from './queues';
 export {

@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { EMBED_CHECK_JOB, PROGRESS_REPORT_JOB, QUEUE, REWRITE_JOB, SCORE_TEXT_JOB, SCRIPT_CHECK_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB, TRAINING_EXPORT_JOB } from '../jobs';
+import { EMBED_CHECK_JOB, JOB_PRODUCTS, PROGRESS_REPORT_JOB, QUEUE, REWRITE_JOB, SCORE_TEXT_JOB, SCRIPT_CHECK_JOB, SETTLE_PAYMENT_JOB, STRESS_TEST_JOB, TRAINING_EXPORT_JOB } from '../jobs';
 import { loadConfig, type AppConfig } from '../shared/config';
 import { CONTEXTUAL_TIMEOUT_MS } from '../shared/embed/contextual-evaluator';
 import { createChatCompletions } from '../shared/llm/chat-completions';
@@ -156,7 +156,8 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     metricsServer = await serveWorkerMetrics({ metrics, dataSource, log, host: workerMetricsHost, port: workerMetricsPort });
   }
 
-  log.info({ threads: config.scoring.threads, concurrency: config.scoring.concurrency, queuePrefix: prefix, databaseId }, 'workers started');
+  const serves = [...new Set(Object.values(JOB_PRODUCTS).flat())];
+  log.info({ threads: config.scoring.threads, concurrency: config.scoring.concurrency, queuePrefix: prefix, databaseId, serves }, 'workers started');
 
   let closing: Promise<void> | undefined;
   return {

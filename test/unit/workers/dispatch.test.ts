@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Job, Processor } from 'bullmq';
-import { QUEUE_JOBS, SCORE_TEXT_JOB } from '../../../jobs';
+import { JOB_PRODUCTS, QUEUE_JOBS, SCORE_TEXT_JOB } from '../../../jobs';
 import { createDispatcher } from '../../../workers/dispatch';
 
 const handler: Processor = async (job: Job) => `handled ${job.name}`;
@@ -21,6 +21,14 @@ describe('createDispatcher', function () {
       const dispatch = createDispatcher(queue as keyof typeof QUEUE_JOBS, handlersFor(names!));
       expect(await dispatch({ name: names![0] } as Job)).to.equal(`handled ${names![0]}`);
     }
+  });
+
+  it('names, for every job the web enqueues, the products it serves', function () {
+    const declared = Object.values(QUEUE_JOBS).flat() as string[];
+    expect(declared.length).to.be.at.least(8);
+    for (const name of declared) expect(JOB_PRODUCTS[name], name).to.be.an('array').that.is.not.empty;
+    expect(Object.keys(JOB_PRODUCTS).sort()).to.deep.equal([...declared].sort());
+    expect(JOB_PRODUCTS[SCORE_TEXT_JOB]).to.include('scored session (simulate)');
   });
 
   it('refuses a queue with no handlers at all', function () {
