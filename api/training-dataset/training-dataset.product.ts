@@ -1,19 +1,17 @@
 import type { Readable } from 'node:stream';
 import type { TrainingExportManifest } from '../../jobs';
-import { canonicalHash } from '../../shared/payments/canonical-hash';
 import { PRODUCTS } from '../../shared/products';
 import type { AppDeps } from '../http/deps';
 import type { ExportsQueue } from '../http/exports-queue';
 import { walletKey } from '../payments/bundle-credit/wallet-key';
-import { quoteFor } from '../payments/loyalty';
 import type { PaidProduct } from '../payments/paid-product';
+import { walletPricedProduct } from '../payments/wallet-priced-product';
 import { datasetStream, type DatasetFormat } from './dataset-stream';
 import { trainingDatasetRequestSchema, type TrainingDatasetRequest } from './training-dataset.schema';
 import { runTrainingExport } from './training-dataset.service';
 
 // Defaults applied before hashing: the same request with or without them is one request.
-function withDefaults(sent: unknown): TrainingDatasetRequest {
-  const body = sent as TrainingDatasetRequest;
+function withDefaults(body: TrainingDatasetRequest): TrainingDatasetRequest {
   return { ...body, include_text: body.include_text ?? true };
 }
 
@@ -27,7 +25,7 @@ function withDefaults(sent: unknown): TrainingDatasetRequest {
  * @returns the stream
  */
 export function trainingDatasetLines(deps: AppDeps, sent: unknown, delivered: Record<string, unknown>, format: DatasetFormat = 'jsonl'): Readable {
-  const body = withDefaults(sent);
+  const body = withDefaults(sent as TrainingDatasetRequest);
   const manifest = delivered as Record<string, unknown> & TrainingExportManifest;
   return datasetStream(deps.dataSource, walletKey(body.wallet_address), manifest, manifest, body.include_text === true, format);
 }
@@ -39,19 +37,11 @@ export function trainingDatasetLines(deps: AppDeps, sent: unknown, delivered: Re
  * @returns the paid product
  */
 export function trainingDatasetProduct(deps: AppDeps & { exports: ExportsQueue }): PaidProduct {
-  const product = PRODUCTS.trainingDataset;
-  return {
-    product,
+  return walletPricedProduct<TrainingDatasetRequest>(deps, {
+    product: PRODUCTS.trainingDataset,
     requestSchema: trainingDatasetRequestSchema,
-    quote: ({ wallet_address }) => quoteFor(deps.dataSource, product, undefined, wallet_address),
-    async prepare(sent, call) {
-      const body = withDefaults(sent);
-      const charge = await quoteFor(deps.dataSource, product, undefined, body.wallet_address);
-      return {
-        request: { charge, wallet: body.wallet_address, requestHash: canonicalHash({ path: product.path, body }) },
-        work: (paid) => runTrainingExport(deps, body.include_text === true, paid, call.reqId),
-      };
-    },
+    withDefaults,
+    work: (body, call) => (paid) => runTrainingExport(deps, body.include_text === true, paid, call.reqId),
     async presentForAgent(delivered, sent) {
       let text = '';
       for await (const chunk of trainingDatasetLines(deps, sent, delivered)) text += String(chunk);
@@ -61,5 +51,5 @@ export function trainingDatasetProduct(deps: AppDeps & { exports: ExportsQueue }
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       return { ...delivered, records };
     },
-  };
+  });
 }
