@@ -60,6 +60,11 @@ export interface PayForSessionOptions {
   /** Sent as Idempotency-Key. */
   idempotencyKey?: string;
   /**
+   * The Accept header (default `application/json`), e.g. `application/jsonl` for the training
+   * dataset as JSON Lines. A body that is not one JSON document comes back as its text.
+   */
+  accept?: string;
+  /**
    * How long (ms) to keep sending the same authorization while the answer is not final (no
    * answer, 5xx, 402 `settlement_failed`), honouring Retry-After. Default 30,000; 0 sends it once.
    */
@@ -197,7 +202,7 @@ export async function payForSession(options: PayForSessionOptions): Promise<Paid
   let pending = await store.load(key);
   let resumed = pending !== undefined;
   if (!pending) {
-    const baseHeaders: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    const baseHeaders: Record<string, string> = { 'Content-Type': 'application/json', Accept: options.accept ?? 'application/json' };
     if (options.idempotencyKey) baseHeaders['Idempotency-Key'] = options.idempotencyKey;
     let first: Response;
     let firstBody: unknown;
@@ -224,7 +229,8 @@ export async function payForSession(options: PayForSessionOptions): Promise<Paid
     let answer: unknown;
     let problem = `no answer from ${endpoint}`;
     try {
-      res = await doFetch(endpoint, { method: 'POST', headers: pending.headers, body });
+      // The form asked for now, even for a payment a run with another Accept signed: it pays the same.
+      res = await doFetch(endpoint, { method: 'POST', headers: { ...pending.headers, Accept: options.accept ?? 'application/json' }, body });
       answer = await readBody(res);
     } catch (err) {
       res = undefined; // no answer, or one cut off: the payment may have gone through
