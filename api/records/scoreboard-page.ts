@@ -1,5 +1,5 @@
 import { day, formatScore } from './certificate-page';
-import { escapeHtml, htmlPage } from './html';
+import { escapeHtml, htmlPage } from '../http/html-page';
 import type { Scoreboard } from './scoreboard';
 
 function percent(rate: number | null): string {

@@ -250,6 +250,25 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       }
     });
 
+    it('serves a page when text/html is asked for, and JSON to every other Accept', async function () {
+      const page = await paid.stack.http.get(`/api/results/${passA.resultId}`).set('Accept', HTML);
+      expect(page.status).to.equal(200);
+      expect(page.type).to.equal('text/html');
+      expect(page.headers.vary).to.match(/accept/i);
+      expect(page.text).to.include('<h1>Scored session: ').and.include(`<div class="score" aria-label="EQ score">${passA.score!.toFixed(1)}</div>`);
+      expect(page.text).to.include(`<dd>${maskedWallet(passA)}</dd>`).and.include('data-verdict="passed"');
+      expect(page.text).to.not.include(passA.tx).and.not.include(passA.wallet).and.not.include(passA.wallet.toLowerCase());
+      const script = await paid.stack.http.get(`/api/results/${other.script.resultId}`).set('Accept', HTML);
+      expect(script.text).to.include('A script check is not scored against a profile, so it has no EQ score or verdict.').and.not.include('class="score"');
+      for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5']) {
+        const req = paid.stack.http.get(`/api/results/${passA.resultId}`);
+        const res = await (accept ? req.set('Accept', accept) : req);
+        expect(res.type, String(accept)).to.equal('application/json');
+      }
+      const missing = await paid.stack.http.get(`/api/results/${randomUUID()}`).set('Accept', HTML);
+      expect(missing.status).to.equal(404);
+    });
+
     it('answers 404 for an unknown id and for one that is no UUID', async function () {
       for (const id of [randomUUID(), 'not-a-uuid', `${passA.resultId}x`]) {
         const res = await paid.stack.http.get(`/api/results/${id}`);
@@ -407,6 +426,7 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       };
       for (const q of ['', '?limit=2', `?profile=${GRIEF}`, `?profile=${TERSE}&limit=100`, '?limit=0']) await add(`/api/leaderboard${q}`);
       for (const m of made) await add(`/api/results/${m.resultId}`);
+      for (const m of made) await add(`/api/results/${m.resultId}`, HTML);
       for (const m of made) {
         await add(`/api/certificate/${m.tx}`, 'application/json', m.tx);
         await add(`/api/certificate/${m.tx}`, HTML, m.tx);
@@ -423,13 +443,14 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       for (const slug of slugs) {
         await add(`/api/proof-cards/${slug}`);
         await add(`/api/proof-cards/${slug}?format=markdown`, 'text/markdown');
+        await add(`/api/proof-cards/${slug}?format=html`, HTML);
       }
       await add('/api/community-review/sessions');
       await add(`/api/community-review/sessions/${review.body.session_id}`);
       await add('/api/community-review/summary');
       await add('/', HTML);
       await add('/live', HTML);
-      expect(responses).to.have.length(5 + 11 + 4 * 11 + 3 + 3 + 2 + 1 + 2 * slugs.length);
+      expect(responses).to.have.length(5 + 2 * 11 + 4 * 11 + 3 + 3 + 2 + 1 + 3 * slugs.length);
       expect(responses.filter((r) => !(r.text?.length > 0)).map((r) => r.label)).to.deep.equal([]);
 
       const forbidden = [
