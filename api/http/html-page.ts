@@ -34,6 +34,7 @@ const STYLE = `
         overflow-wrap: anywhere; font: .85rem/1.45 ui-monospace, "SFMono-Regular", Menlo, monospace; }
   figure { margin: .5rem 0 1.5rem; } figure svg { display: block; width: 100%; height: auto; }
   figcaption { color: var(--muted); font-size: .9rem; }
+  .chart { display: block; color: var(--accent); margin-top: .2rem; } .chart svg { display: block; max-width: 100%; height: auto; }
 `;
 
 /**

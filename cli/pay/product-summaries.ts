@@ -118,6 +118,7 @@ function progress(body: AnswerBody): string[] {
     lines.push(`Latest ${recent.length} (oldest first):`);
     for (const s of recent) lines.push(`  ${String(s.settled_at).slice(0, 10)} ${s.product} ${s.profile ?? '-'} ${s.eq_score}${s.passed === null ? '' : s.passed ? ' passed' : ' not passed'}`);
   }
+  if (body.charts?.trend_svg) lines.push('Charts: the trend and the dimension gaps as SVG in charts (save the answer with --out FILE)');
   lines.push(String(body.improvement));
   return lines;
 }

@@ -73,7 +73,7 @@ describe('humanlike pay: what each product prints (CLI against a real stack)', f
     expect(lines[1]).to.match(/^Trend: improving, \+[0-9.]+ EQ per session \(average [0-9.]+ -> [0-9.]+ over \d+ sessions\)$/);
     expect(lines[2]).to.match(/^Pass streak: 2 now, best 2/);
     expect(lines[3]).to.match(/^Dimension gaps \(measured - target, on grief-support-peer\): empathy -0\.\d+, formality \+0\.05$/);
-    expect(lines).to.include('Latest 5 (oldest first):');
+    expect(lines).to.include('Latest 5 (oldest first):').and.include('Charts: the trend and the dimension gaps as SVG in charts (save the answer with --out FILE)');
     expect(lines.filter((l) => l.startsWith('  2026-01-01 simulate grief-support-peer '))).to.have.length(5);
     expect(lines.at(-3)).to.match(/^Result id: [0-9a-f-]{36}; your referral code: HL-/);
     expect(lines.at(-2)).to.match(/^Signed: 180000 units of /);

@@ -107,6 +107,18 @@ describe('public record pages in a real browser', function () {
     expect(layout.width).to.equal(375);
     expect(layout.scroll).to.be.at.most(layout.width);
     expect((await page.locator('body').innerText()).toLowerCase()).to.contain(PROFILE_NAME.toLowerCase());
+    // The score distribution is drawn: one chart per profile, its one session a visible bar.
+    const charts = page.locator('svg.histogram');
+    expect(await charts.count()).to.equal(1);
+    const drawn = await charts.first().evaluate((svg) => ({
+      box: svg.getBoundingClientRect().width,
+      bars: [...svg.querySelectorAll('rect')].map((r) => r.getBoundingClientRect().height),
+      colour: getComputedStyle(svg.querySelector('rect')!).fill,
+    }));
+    expect(drawn.box).to.be.above(40);
+    expect(drawn.bars).to.have.length(10);
+    expect(drawn.bars.filter((h) => h > 0)).to.have.length(1);
+    expect(drawn.colour, 'drawn in the page accent colour').to.equal('rgb(31, 111, 92)');
     await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'scoreboard-phone.png'), fullPage: true });
     await page.close();
   });

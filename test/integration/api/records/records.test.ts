@@ -371,6 +371,10 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       expect(res.body.profiles.map((p: { profile: { id: string } | null }) => p.profile?.id ?? null)).to.deep.equal([GRIEF, TERSE]);
       expect(res.body.profiles[0]).to.include({ best_score: 99.5, sessions: 5, passed: 2 });
       expect(res.body.profiles[1]).to.include({ best_score: passC.score, sessions: 2, passed: 2 });
+      // Sessions per ten-point band: the scored sessions of each profile, nothing else.
+      const bands = (scores: number[]) => scores.reduce((acc, v) => (acc[Math.min(9, Math.floor(v / 10))]++, acc), Array<number>(10).fill(0));
+      expect(res.body.profiles[0].score_distribution).to.deep.equal(bands([passA.score!, failB.score!, fake.w1low.score!, fake.w2.score!, fake.w4sol.score!]));
+      expect(res.body.profiles[1].score_distribution).to.deep.equal(bands([passC.score!, fake.w1best.score!]));
       expect(res.body.recent_passes.map((s: { result_id: string }) => s.result_id)).to.deep.equal(
         [passC, passA, fake.w1best, fake.w2].map((m) => m.resultId),
       );
@@ -386,6 +390,8 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       expect(res.text).to.include('57.1%');
       expect(res.text).to.include(maskedWallet(passC));
       expect(res.text).to.include(`/api/results/${passA.resultId}`);
+      expect(res.text.match(/<svg class="histogram"/g), 'one distribution per profile').to.have.length(2);
+      expect(res.text).to.include('<title>EQ scores of Terse senior engineer, sessions per band: 0-9: 0, ');
     });
   });
 
