@@ -123,7 +123,8 @@ export const recordsOperations: OperationSpec[] = [
     summary: 'The overall picture: sessions, pass rate, best score per profile, recent passes.',
     description:
       `${PRIVACY} ${HTML_NOTE} ${LEDGER_NOTE} sessions counts every settled row; scored_sessions, passed_sessions, the best ` +
-      `score per profile and the ${RECENT_PASSES} latest passes read scored sessions only. Read live from the ledger.`,
+      `score per profile, its score_distribution and the ${RECENT_PASSES} latest passes read scored sessions only. The page draws each ` +
+      "profile's score_distribution as a small SVG bar chart under its name. Read live from the ledger.",
     tags: ['public'],
     responses: {
       '200': { description: 'The scoreboard (JSON), or its page (text/html).', schema: scoreboardSchema },

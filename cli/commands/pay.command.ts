@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
+import { formatUsdc } from '../../shared/money';
 import { PRODUCTS } from '../../shared/products';
 import { payForSession, SIMULATE_PATH, type ProductRequest, PaymentRefusedError, ServerUnreachableError, type PaidSessionOutcome, type PayEvent } from '../pay/pay-for-session';
 import { renderPaidAnswer } from '../pay/render-answer';
@@ -91,7 +92,7 @@ function privateKeyFrom(keyFile: string | undefined, env: NodeJS.ProcessEnv): `0
 
 function describeEvent(event: PayEvent): string {
   if (event.type === 'resuming') {
-    return `humanlike pay: resuming the pending payment signed at ${event.signedAt} (${event.paid.amount} units of ${event.paid.asset} on ${event.paid.network}); it is never charged twice\n`;
+    return `humanlike pay: resuming the pending payment signed at ${event.signedAt} (${formatUsdc(event.paid.amount)}: ${event.paid.amount} units of ${event.paid.asset} on ${event.paid.network}); it is never charged twice\n`;
   }
   return `humanlike pay: ${event.problem}; sending the same signed payment again in ${(event.waitMs / 1000).toFixed(1)} s\n`;
 }

@@ -5,6 +5,7 @@ import type { PaymentRequired, PaymentRequirements, SettleResponse } from '@x402
 import { findDefaultAsset } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { formatUsdc } from '../../shared/money';
 import { answerCode, describeFetchFailure, isFinalAnswer, retryAfterMs } from './paid-answer';
 import { PaymentPendingError, PaymentRefusedError, ServerUnreachableError } from './pay-errors';
 import { createPendingPaymentStore, pendingPaymentKey, type PaidTerms, type PendingPayment } from './pending-payments';
@@ -153,7 +154,7 @@ async function signQuote(
     throw new PaymentRefusedError('asset_not_allowed', `the quoted asset ${offer.asset} on ${offer.network} is not allowed: only x402 default assets (such as Base USDC) and tokens the caller allows are paid`, terms);
   }
   if (!/^[0-9]+$/.test(offer.amount) || BigInt(offer.amount) > limit) {
-    throw new PaymentRefusedError('above_limit', `the quote asks ${offer.amount} atomic units, above the limit of ${limit}`, terms);
+    throw new PaymentRefusedError('above_limit', `the quote asks ${offer.amount} atomic units (${formatUsdc(offer.amount)}), above the limit of ${limit} (${formatUsdc(limit)})`, terms);
   }
   // The official client's spend controls check the same again, and sign exactly the offer checked above.
   client.setSpendControls({

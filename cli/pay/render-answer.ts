@@ -1,3 +1,4 @@
+import { formatUsdc } from '../../shared/money';
 import type { PaidSessionOutcome } from './pay-for-session';
 import { PRODUCT_SUMMARIES, type AnswerBody } from './product-summaries';
 
@@ -43,7 +44,8 @@ function summaryOf(outcome: PaidSessionOutcome, options: RenderOptions): string[
  */
 export function renderPaidAnswer(outcome: PaidSessionOutcome, options: RenderOptions): string {
   const lines = summaryOf(outcome, options);
-  if (outcome.paid) lines.push(`Signed: ${outcome.paid.amount} units of ${outcome.paid.asset} on ${outcome.paid.network} to ${outcome.paid.payTo}`);
+  // The service prices in USDC: the amount as money first, the atomic units as signed after it.
+  if (outcome.paid) lines.push(`Signed: ${formatUsdc(outcome.paid.amount)} (${outcome.paid.amount} units of ${outcome.paid.asset} on ${outcome.paid.network}) to ${outcome.paid.payTo}`);
   if (outcome.receipt) lines.push(`Receipt: ${JSON.stringify(outcome.receipt)}`);
   return `${lines.join('\n')}\n`;
 }

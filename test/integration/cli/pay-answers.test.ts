@@ -76,7 +76,7 @@ describe('humanlike pay: what each product prints (CLI against a real stack)', f
     expect(lines).to.include('Latest 5 (oldest first):').and.include('Charts: the trend and the dimension gaps as SVG in charts (save the answer with --out FILE)');
     expect(lines.filter((l) => l.startsWith('  2026-01-01 simulate grief-support-peer '))).to.have.length(5);
     expect(lines.at(-3)).to.match(/^Result id: [0-9a-f-]{36}; your referral code: HL-/);
-    expect(lines.at(-2)).to.match(/^Signed: 180000 units of /);
+    expect(lines.at(-2)).to.match(/^Signed: 0\.18 USDC \(180000 units of 0x[0-9a-fA-F]{40} on eip155:8453\) to 0x/);
     expect(run.out).to.not.contain('{\n');
   });
 

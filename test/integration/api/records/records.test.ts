@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { Response } from 'superagent';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { getAddress } from 'viem';
 import { simulateBody } from '../../../fixtures/builders';
 import { LLM_STYLE_REPLIES } from '../../../fixtures/llm-style-replies';
 import { shareMeta } from '../../../helpers/html-meta';
@@ -58,7 +59,8 @@ function masked(value: string): string {
 
 /** A wallet as the ledger stores it (EVM lowercase, base58 as is), masked. */
 function maskedWallet(m: { wallet: string }): string {
-  return masked(m.wallet.startsWith('0x') ? m.wallet.toLowerCase() : m.wallet);
+  // EVM wallets are shown checksummed (EIP-55), whatever case the ledger keeps.
+  return masked(m.wallet.startsWith('0x') ? getAddress(m.wallet) : m.wallet);
 }
 
 describe('public records: leaderboard, results, certificates, scoreboard, stats, proof cards', function () {
@@ -188,7 +190,7 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       expect(rows[1]).to.include({ passed: true, tier: 'basic' });
       expect(rows[1].profile).to.have.property('id', TERSE);
       expect((rows[1].profile as { name: string }).name).to.be.a('string').and.not.equal(TERSE);
-      expect(rows[0].wallet).to.match(/^0x[0-9a-f]{4}…[0-9a-f]{4}$/);
+      expect(rows[0].wallet, 'checksummed, as on certificates').to.match(/^0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}$/).and.equal(maskedWallet(fake.w2));
       expect(rows[4].wallet).to.have.length(11);
     });
 
