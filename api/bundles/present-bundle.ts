@@ -1,7 +1,5 @@
-import { getAddress } from 'viem';
-import { maskIdentifier } from '../../shared/payments/mask';
+import { maskWallet } from '../../shared/payments/mask';
 import type { BundleRow } from '../payments/bundle-credit/bundle-store';
-import { isEvmWallet } from '../payments/bundle-credit/wallet-key';
 
 /** The note of a delivery that carries the token. */
 export const TOKEN_SHOWN_NOTE =
@@ -29,7 +27,7 @@ export function maskedWallet(wallet: string): string;
 export function maskedWallet(wallet: string | null): string | null;
 export function maskedWallet(wallet: string | null): string | null {
   if (wallet === null) return null;
-  return maskIdentifier(isEvmWallet(wallet) ? getAddress(wallet) : wallet);
+  return maskWallet(wallet);
 }
 
 /**

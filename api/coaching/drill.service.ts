@@ -6,7 +6,7 @@ import type { ProfileResult } from '../../shared/scoring/result-types';
 import type { AppDeps } from '../http/deps';
 import { certifiedDrills, standingOf, type PackStanding } from './drill-progress';
 import { bestScores, giveAttemptBack, issueCertificate, lockEnrollment, recordScore, takeAttempt, type EnrollmentRow } from './enrollment-store';
-import { maskedWallet } from './masked-wallet';
+import { maskWallet } from '../../shared/payments/mask';
 
 /** A validated drill attempt. */
 export interface DrillInput {
@@ -79,7 +79,7 @@ export async function runDrill(deps: AppDeps, enrollment: EnrollmentRow, pack: P
       certificate_id: newCoachingCertificateId(),
       pack_id: pack.id,
       pack_name: pack.name,
-      wallet: maskedWallet(enrollment.wallet),
+      wallet: maskWallet(enrollment.wallet),
       drills: certifiedDrills(now),
       average_score: now.average_score,
       average_bar: now.average_bar,

@@ -6,7 +6,7 @@ import type { DrillOutcome } from './drill.service';
 import type { PackStanding } from './drill-progress';
 import type { EnrollmentRow } from './enrollment-store';
 import { COACHING_SECRET_HEADER } from './coaching-secret';
-import { maskedWallet } from './masked-wallet';
+import { maskWallet } from '../../shared/payments/mask';
 
 /** How the certificate is earned, in one sentence (catalog, enrollment and progress say it alike). */
 export const CERTIFICATE_RULE =
@@ -80,7 +80,7 @@ export function presentEnrollment(e: EnrollmentRow, pack: Pack, resultId: string
     average_bar: pack.average_bar,
     certificate_rule: CERTIFICATE_RULE,
     progress_path: `/api/coaching/${e.id}`,
-    wallet: maskedWallet(e.wallet),
+    wallet: maskWallet(e.wallet),
     result_id: resultId,
   };
 }

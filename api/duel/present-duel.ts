@@ -1,6 +1,6 @@
 import type { DuelLeg, DuelRow } from '../../shared/duel/duel-store';
 import { findDuelPrompt } from '../../shared/duel/prompts';
-import { maskIdentifier } from '../../shared/payments/mask';
+import { maskWallet } from '../../shared/payments/mask';
 import type { ScoreResult } from '../../shared/scoring/result-types';
 
 /** The marker of a duel's creation (interface description section 6). */
@@ -32,7 +32,7 @@ export function presentLeg(score: ScoreResult, resultId: string): Record<string,
 // (while open, the challenger's score would tell opponents the bar to beat).
 function side(leg: DuelLeg, resolved: boolean): Record<string, unknown> {
   return {
-    wallet: maskIdentifier(leg.payer),
+    wallet: maskWallet(leg.payer),
     ...(resolved ? { eq_score: leg.eqScore, passed: leg.passed, result_id: leg.resultId } : {}),
   };
 }

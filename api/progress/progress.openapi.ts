@@ -23,6 +23,7 @@ const progressResponseSchema = {
     'style_drift',
     'not_a_factual_accuracy_check',
     'improvement',
+    'charts',
     'referral_code',
   ],
   properties: {
@@ -54,6 +55,16 @@ const progressResponseSchema = {
     },
     not_a_factual_accuracy_check: { type: 'string', description: 'Says what the report is not: a style check, not a factual-accuracy check.' },
     improvement: { type: 'string', description: 'One next step.' },
+    charts: {
+      type: 'object',
+      required: ['trend_svg', 'dimension_gaps_svg'],
+      description:
+        'The report as pictures, drawn on the server: standalone SVG documents (image/svg+xml) to save as .svg or put in a page. ' +
+        'trend_svg: the EQ score of each session in history, oldest first, passes and fails marked, with the least-squares line; ' +
+        'dimension_gaps_svg: dimension_gaps as bars either side of zero (below the target left, above it right). Null when there is ' +
+        'nothing to draw (no scored session; no session with frozen targets on the main profile).',
+      properties: { trend_svg: { type: ['string', 'null'] }, dimension_gaps_svg: { type: ['string', 'null'] } },
+    },
     referral_code: { type: 'string' },
     reward_bundle_tokens: { type: 'array', items: { type: 'string' } },
     payment: { type: 'object' },

@@ -4,6 +4,7 @@ import type { Charge } from '../payments/charge';
 import type { AppDeps } from '../http/deps';
 import type { ExportsQueue } from '../http/exports-queue';
 import type { PaidWorkContext, WorkOutcome } from '../payments/paid-work';
+import { progressCharts } from './progress-charts';
 
 /** What every quote of the progress report says besides the price. */
 export const PAID_EITHER_WAY =
@@ -36,7 +37,7 @@ export async function runProgressReport(
   const payload = { wallet: paid.payer, historyLimit: request.history_limit ?? DEFAULT_HISTORY_LIMIT, reqId };
   const report = await progressReportThroughQueue(deps.exports.queue, deps.exports.events, payload, paid.jobIdentity, deps.config.jobs);
   return {
-    response: { result_id: paid.resultId, ...report },
+    response: { result_id: paid.resultId, ...report, charts: progressCharts(report) },
     summary: { profile: report.main_profile, score: null, passed: null, scorerVersion: 'progress-report' },
     calibrationText: null,
   };

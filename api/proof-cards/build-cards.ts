@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../shared/config';
 import { livePrice, type PriceSettings } from '../../shared/operators/network-config';
 import type { EvidenceSnapshot, MetricsWindow, ProductEvidence } from '../../shared/proof-cards/evidence-store';
+import { formatUsdc } from '../../shared/money';
 import { PRODUCTS, type Product, type ProductKey } from '../../shared/products';
 import type { OperationSpec } from '../http/openapi/operation';
 import { PROOF_CARD_VIA } from '../http/payment-evidence';
@@ -88,7 +89,9 @@ function priceNote(source: CardSource, ctx: CardContext): string {
     .filter((t) => t !== product.defaultTier)
     .map((t) => {
       const p = livePrice(product, t, ctx.network);
-      return `${t}: ${p.usdcUnits} USDC units / ${p.lamports} lamports`;
+      // Lamports only where the legacy SOL rail is configured: elsewhere nobody can pay them.
+      const sol = ctx.payments.treasury.solana ? ` / ${p.lamports} lamports` : '';
+      return `${t}: ${formatUsdc(p.usdcUnits)} (${p.usdcUnits} USDC units)${sol}`;
     });
   return (
     `Base quote of the ${tiers.length > 1 ? `default tier (${product.defaultTier})` : 'product'}, read live (an admin may change the base simulation fee). ` +

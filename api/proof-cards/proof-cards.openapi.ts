@@ -27,16 +27,19 @@ export const proofCardOperations: OperationSpec[] = [
     method: 'get',
     path: '/api/proof-cards/{slug}',
     operationId: 'getProofCard',
-    summary: 'One proof card, as JSON or Markdown.',
-    description: `${SNAPSHOT} format=markdown answers text/markdown with the same members. An unknown slug is a 404 proof_card_not_found; a format other than json or markdown is a 422.`,
+    summary: 'One proof card, as JSON, Markdown or an HTML page.',
+    description: `${SNAPSHOT} format=markdown answers text/markdown with the same members; format=html answers a page for people (text/html, inline CSS, no script): the price in USDC (lamports too only where the legacy SOL rail is configured), the evidence as a table, the request to copy and the payment steps, every value escaped. An unknown slug is a 404 proof_card_not_found; a format other than json, markdown or html is a 422.`,
     tags: ['public'],
     pathParams: { slug: slugSchema },
     query: cardQuerySchema,
     responses: {
       '200': {
-        description: 'The card: JSON by default, Markdown (text/markdown) with format=markdown.',
+        description: 'The card: JSON by default, Markdown (text/markdown) with format=markdown, a page (text/html) with format=html.',
         schema: proofCardSchema,
-        alternatives: [{ mediaType: 'text/markdown', schema: { type: 'string' } }],
+        alternatives: [
+          { mediaType: 'text/markdown', schema: { type: 'string' } },
+          { mediaType: 'text/html', schema: { type: 'string' } },
+        ],
       },
       '404': { description: 'proof_card_not_found: no paid product has this slug.', schema: errorBodySchema },
       ...COMMON_RESPONSES,

@@ -10,6 +10,7 @@ import { validateQuery } from '../http/validate';
 import { paymentMethodsOf } from '../payments/pay';
 import { buildCard, buildCardList, cardSources, type CardContext } from './build-cards';
 import { cardQuerySchema, type CardQuery } from './proof-cards.schema';
+import { renderCardPage } from './render-html';
 import { renderCardMarkdown } from './render-markdown';
 import { requestOrigin } from '../http/public-origin';
 
@@ -55,6 +56,9 @@ export function proofCardRoutes(deps: AppDeps, operations: readonly OperationSpe
     if (format === 'markdown') {
       ctx.type = 'text/markdown; charset=utf-8';
       ctx.body = renderCardMarkdown(card);
+    } else if (format === 'html') {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = renderCardPage(card, { solRail: Boolean(deps.config.payments.treasury.solana) });
     } else {
       ctx.body = card;
     }

@@ -1,7 +1,7 @@
 import { EVIDENCE_COUNTERS } from '../../shared/proof-cards/evidence-store';
 
 /** The formats a single card is served in. */
-export const CARD_FORMATS = ['json', 'markdown'] as const;
+export const CARD_FORMATS = ['json', 'markdown', 'html'] as const;
 
 /** A card's format. */
 export type CardFormat = (typeof CARD_FORMATS)[number];
@@ -10,7 +10,7 @@ export type CardFormat = (typeof CARD_FORMATS)[number];
 export const cardQuerySchema = {
   type: 'object',
   properties: {
-    format: { type: 'string', enum: [...CARD_FORMATS], default: 'json', description: 'json (default) or markdown (text/markdown).' },
+    format: { type: 'string', enum: [...CARD_FORMATS], default: 'json', description: 'json (default), markdown (text/markdown) or html (text/html: a page for people).' },
   },
 } as const;
 

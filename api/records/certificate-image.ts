@@ -1,5 +1,5 @@
 import { formatScore, day } from './certificate-page';
-import { escapeHtml } from './html';
+import { escapeHtml } from '../http/html-page';
 import type { PublicSession } from './public-row';
 
 /**

@@ -1,4 +1,4 @@
-import { escapeHtml, htmlPage } from './html';
+import { escapeHtml, htmlPage } from '../http/html-page';
 import type { PublicSession } from './public-row';
 
 /** The public certificate of a passed session, as JSON. */

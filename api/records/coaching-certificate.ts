@@ -1,6 +1,6 @@
 import type { CoachingCertificateRecord } from '../../shared/coaching/certificate';
 import { day, formatScore, shareHead } from './certificate-page';
-import { escapeHtml, htmlPage } from './html';
+import { escapeHtml, htmlPage } from '../http/html-page';
 
 /** The public certificate of a completed coaching pack, as JSON. */
 export interface CoachingCertificate {

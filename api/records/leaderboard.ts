@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { EQ_SESSION_SQL } from '../../shared/eq-sessions';
-import { maskIdentifier } from '../../shared/payments/mask';
+import { maskWallet } from '../../shared/payments/mask';
 import { profileOf } from './public-row';
 
 /** One bot on the leaderboard: its best EQ score, with the session that reached it. */
@@ -66,7 +66,7 @@ export async function loadLeaderboard(ds: DataSource, options: { limit: number; 
     cache_seconds: LEADERBOARD_CACHE_SECONDS,
     entries: rows.map((row, i) => ({
       rank: i + 1,
-      wallet: maskIdentifier(row.payer),
+      wallet: maskWallet(row.payer),
       best_score: row.score,
       passed: row.passed,
       profile: profileOf(row.profile),

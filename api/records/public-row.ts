@@ -1,7 +1,7 @@
 import { isEqSession, ledgerKindOf } from '../../shared/eq-sessions';
 import type { LedgerKind } from '../../shared/products';
 import { findProfile } from '../../shared/profiles';
-import { maskIdentifier } from '../../shared/payments/mask';
+import { maskWallet } from '../../shared/payments/mask';
 
 /** A ledger row as the public records read it: never the full payer, the hash or the request. */
 export interface PublicSessionRow {
@@ -32,7 +32,7 @@ export interface PublicSession {
   /** The verdict of a scored session; null for every other product. */
   passed: boolean | null;
   network: string;
-  /** The payer's first 6 and last 4 characters. */
+  /** The payer's first 6 and last 4 characters (an EVM address checksummed). */
   wallet: string;
   settled_at: string;
 }
@@ -54,7 +54,7 @@ export function toPublicSession(row: PublicSessionRow): PublicSession {
     eq_score: eq ? row.score : null,
     passed: eq ? row.passed : null,
     network: row.network,
-    wallet: maskIdentifier(row.payer),
+    wallet: maskWallet(row.payer),
     settled_at: new Date(row.settled_at).toISOString(),
   };
 }

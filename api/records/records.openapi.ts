@@ -51,10 +51,16 @@ export const recordsOperations: OperationSpec[] = [
       `${PRIVACY} The result id is the result_id of a paid response. The public result has the profile, product, its kind and ` +
       'label, tier, EQ score and pass or fail (a scored session only; null for every other kind), network, the truncated wallet and ' +
       'the settlement time; never the text, the advice or the transaction. ' +
-      'An unknown id, and anything that is no UUID, is a 404 result_not_found.',
+      `An unknown id, and anything that is no UUID, is a 404 result_not_found. ${HTML_NOTE} The page (what a certificate's ` +
+      '"Public result" link opens) shows the same members: the EQ score and verdict of a scored session, or for any other ' +
+      'product what it is and that it has no EQ score.',
     tags: ['public'],
     responses: {
-      '200': { description: 'The public result.', schema: publicSessionSchema },
+      '200': {
+        description: 'The public result (JSON), or its page (text/html).',
+        schema: publicSessionSchema,
+        alternatives: [{ mediaType: 'text/html', schema: { type: 'string' } }],
+      },
       '404': { description: 'result_not_found: no settled session has this id (or it is no UUID).', schema: errorBodySchema },
       '500': COMMON_RESPONSES['500'],
     },
@@ -117,7 +123,8 @@ export const recordsOperations: OperationSpec[] = [
     summary: 'The overall picture: sessions, pass rate, best score per profile, recent passes.',
     description:
       `${PRIVACY} ${HTML_NOTE} ${LEDGER_NOTE} sessions counts every settled row; scored_sessions, passed_sessions, the best ` +
-      `score per profile and the ${RECENT_PASSES} latest passes read scored sessions only. Read live from the ledger.`,
+      `score per profile, its score_distribution and the ${RECENT_PASSES} latest passes read scored sessions only. The page draws each ` +
+      "profile's score_distribution as a small SVG bar chart under its name. Read live from the ledger.",
     tags: ['public'],
     responses: {
       '200': { description: 'The scoreboard (JSON), or its page (text/html).', schema: scoreboardSchema },

@@ -13,6 +13,7 @@ import { buildCoachingCertificate, renderCoachingCertificateImage, renderCoachin
 import { LEADERBOARD_CACHE_SECONDS } from './leaderboard';
 import { leaderboardQuerySchema, type LeaderboardQuery } from './records.schema';
 import { loadScoreboard } from './scoreboard';
+import { renderResultPage } from './result-page';
 import { renderScoreboardPage } from './scoreboard-page';
 import { findCertifiedSession, findPublicResult, normalizeTxHash } from './session-lookup';
 import { loadStats } from './stats';
@@ -66,7 +67,12 @@ export function recordsRoutes(deps: AppDeps, leaderboard: LeaderboardReader = le
   router.get('/api/results/:result_id', async (ctx: AppContext) => {
     const result = await findPublicResult(deps.dataSource, String(ctx.params.result_id));
     if (!result) throw notFound('result_not_found', 'No settled session has this result id.');
-    ctx.body = result;
+    if (wantsHtml(ctx)) {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = renderResultPage(result);
+    } else {
+      ctx.body = result;
+    }
     await countView(ctx, 'result');
   });
 

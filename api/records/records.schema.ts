@@ -156,8 +156,20 @@ export const scoreboardSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['profile', 'best_score', 'sessions', 'passed'],
-        properties: { profile: profileRef, best_score: { type: 'number' }, sessions: { type: 'integer' }, passed: { type: 'integer' } },
+        required: ['profile', 'best_score', 'sessions', 'passed', 'score_distribution'],
+        properties: {
+          profile: profileRef,
+          best_score: { type: 'number' },
+          sessions: { type: 'integer' },
+          passed: { type: 'integer' },
+          score_distribution: {
+            type: 'array',
+            minItems: 10,
+            maxItems: 10,
+            items: { type: 'integer', minimum: 0 },
+            description: "How many of the profile's scored sessions fell in each ten-point band of EQ score: 0-9.9, 10-19.9, ..., 90-100.",
+          },
+        },
       },
     },
     recent_passes: { type: 'array', items: publicSessionSchema },

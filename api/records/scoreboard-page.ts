@@ -1,6 +1,7 @@
 import { day, formatScore } from './certificate-page';
-import { escapeHtml, htmlPage } from './html';
+import { escapeHtml, htmlPage } from '../http/html-page';
 import type { Scoreboard } from './scoreboard';
+import { renderScoreHistogram } from './score-histogram';
 
 function percent(rate: number | null): string {
   return rate === null ? '-' : `${(rate * 100).toFixed(1)}%`;
@@ -23,12 +24,12 @@ export function renderScoreboardPage(board: Scoreboard): string {
   const profiles =
     board.profiles.length === 0
       ? '<p class="muted">No scored sessions yet.</p>'
-      : `<table><thead><tr><th>Profile</th><th class="num">Best</th><th class="num">Passed</th><th class="num">Sessions</th></tr></thead><tbody>
+      : `<table><thead><tr><th>Profile and its scores, 0 to 100</th><th class="num">Best</th><th class="num">Passed</th><th class="num">Sessions</th></tr></thead><tbody>
 ${board.profiles
   .map(
     (p) =>
-      `<tr><td>${escapeHtml(p.profile.name)}</td><td class="num">${escapeHtml(formatScore(p.best_score))}</td>` +
-      `<td class="num">${p.passed}</td><td class="num">${p.sessions}</td></tr>`,
+      `<tr><td>${escapeHtml(p.profile.name)}<span class="chart">${renderScoreHistogram(p.profile.name, p.score_distribution)}</span></td>` +
+      `<td class="num">${escapeHtml(formatScore(p.best_score))}</td><td class="num">${p.passed}</td><td class="num">${p.sessions}</td></tr>`,
   )
   .join('\n')}
 </tbody></table>`;

@@ -1,9 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
+import { formatUsdc } from '../../shared/money';
 import { PRODUCTS } from '../../shared/products';
 import { payForSession, SIMULATE_PATH, type ProductRequest, PaymentRefusedError, ServerUnreachableError, type PaidSessionOutcome, type PayEvent } from '../pay/pay-for-session';
 import { renderPaidAnswer } from '../pay/render-answer';
+import { answerFileContent, payJson } from '../pay/stable-json';
 import { defaultStateDir } from '../pay/state-dir';
 import { CliUsageError, readAll, type CliIo } from '../io';
 import { atomicUnitsOption, httpUrlOption, networkOption, secondsOption, tokenAddressOption } from '../options';
@@ -20,6 +24,7 @@ interface PayFlags {
   incoming?: string;
   deep: boolean;
   json: boolean;
+  out?: string;
   maxAmount?: bigint;
   idempotencyKey?: string;
   keyFile?: string;
@@ -50,6 +55,12 @@ in a 0600 file under $HUMANLIKE_STATE_DIR (else $XDG_STATE_HOME/humanlike, else
 ~/.local/state/humanlike), the command exits 1, and running the same command again (same URL,
 request and wallet) resumes it: it is never charged twice.
 
+Output: a short summary of the answer for a person, then what was signed and the receipt. --json
+prints one JSON object instead: status, body, receipt, paid, replayed, resumed_from in that order,
+and inside body, receipt and paid every object's keys sorted (as jq -S), so equal answers print
+equal bytes. --out FILE also writes the answer there: JSON with sorted keys, or for the training
+dataset its JSON Lines as the server sent them (a manifest line, one line per session, an end line).
+
 Exit status: 0 the paid result came, 1 the server refused or failed (or the payment is pending),
 2 bad arguments or input.
 
@@ -61,7 +72,9 @@ Examples:
   HUMANLIKE_PRIVATE_KEY=0x... humanlike pay --asset 0x... --profile grief-support-peer --deep \\
     "Oh no, I'm so sorry. Want me to call you tonight?"
   HUMANLIKE_PRIVATE_KEY=0x... humanlike pay --asset 0x... --product script-check \\
-    --body '{"reply_text": "Acme Pro is $5 a month.", "approved_facts": ["Acme Pro costs $5.00 per month."]}'`;
+    --body '{"reply_text": "Acme Pro is $5 a month.", "approved_facts": ["Acme Pro costs $5.00 per month."]}'
+  HUMANLIKE_PRIVATE_KEY=0x... humanlike pay --asset 0x... --product training-dataset --body '{}' \\
+    --out dataset.jsonl`;
 
 function privateKeyFrom(keyFile: string | undefined, env: NodeJS.ProcessEnv): `0x${string}` {
   // Never a command-line argument: argv is visible to every user of the machine.
@@ -79,7 +92,7 @@ function privateKeyFrom(keyFile: string | undefined, env: NodeJS.ProcessEnv): `0
 
 function describeEvent(event: PayEvent): string {
   if (event.type === 'resuming') {
-    return `humanlike pay: resuming the pending payment signed at ${event.signedAt} (${event.paid.amount} units of ${event.paid.asset} on ${event.paid.network}); it is never charged twice\n`;
+    return `humanlike pay: resuming the pending payment signed at ${event.signedAt} (${formatUsdc(event.paid.amount)}: ${event.paid.amount} units of ${event.paid.asset} on ${event.paid.network}); it is never charged twice\n`;
   }
   return `humanlike pay: ${event.problem}; sending the same signed payment again in ${(event.waitMs / 1000).toFixed(1)} s\n`;
 }
@@ -150,8 +163,28 @@ async function paidRequest(words: string[], flags: PayFlags, io: CliIo, sources:
   return { path, request: await productBody(flags, io) };
 }
 
+// Checked before anything is signed: a paid answer must never be lost to a path that cannot be written.
+function checkOutFile(out: string | undefined): string | undefined {
+  if (out === undefined) return undefined;
+  const file = resolve(out);
+  try {
+    if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new CliUsageError(`--out ${out} is a directory; name a file`);
+    accessSync(dirname(file), constants.W_OK);
+  } catch (err) {
+    if (err instanceof CliUsageError) throw err;
+    throw new CliUsageError(`--out ${out} cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return out;
+}
+
+// The training dataset comes as JSON Lines when it goes to a file; every other answer as JSON.
+function acceptFor(flags: PayFlags): string {
+  return flags.product === 'training-dataset' && flags.out !== undefined ? 'application/jsonl' : 'application/json';
+}
+
 async function runPay(words: string[], flags: PayFlags, io: CliIo, env: NodeJS.ProcessEnv, sources: (flag: string) => string | undefined): Promise<number> {
   const { path, request } = await paidRequest(words, flags, io, sources);
+  const outFile = checkOutFile(flags.out);
   const privateKey = privateKeyFrom(flags.keyFile, env);
   let outcome: PaidSessionOutcome;
   try {
@@ -161,6 +194,7 @@ async function runPay(words: string[], flags: PayFlags, io: CliIo, env: NodeJS.P
       privateKey,
       maxAmount: flags.maxAmount,
       idempotencyKey: flags.idempotencyKey,
+      accept: acceptFor(flags),
       allowedAssets: (flags.asset ?? []).map((asset) => ({ network: flags.network, asset })),
       retryForMs: flags.retryFor * 1000,
       stateDir: defaultStateDir(env, homedir()),
@@ -172,11 +206,19 @@ async function runPay(words: string[], flags: PayFlags, io: CliIo, env: NodeJS.P
     io.stderr.write(`humanlike pay: ${describeFailure(err, flags)}\n`);
     return 1;
   }
-  io.stdout.write(
-    flags.json
-      ? `${JSON.stringify({ status: outcome.status, body: outcome.body, receipt: outcome.receipt ?? null, paid: outcome.paid ?? null, replayed: outcome.replayed, resumed_from: outcome.resumedFrom ?? null })}\n`
-      : renderPaidAnswer(outcome),
-  );
+  let written: string | undefined;
+  if (outFile !== undefined && outcome.status === 200) {
+    try {
+      await writeFile(outFile, answerFileContent(outcome.body));
+      written = outFile;
+    } catch (err) {
+      // Paid for: the answer still reaches the terminal, as JSON, and the run says what went wrong.
+      io.stdout.write(payJson(outcome));
+      io.stderr.write(`humanlike pay: the answer could not be written to --out ${outFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it is printed above\n`);
+      return 1;
+    }
+  }
+  io.stdout.write(flags.json ? payJson(outcome) : renderPaidAnswer(outcome, { product: flags.product, outFile: written }));
   return outcome.status === 200 ? 0 : 1;
 }
 
@@ -201,7 +243,8 @@ export function createPayCommand(io: CliIo, env: NodeJS.ProcessEnv, report: (cod
     .option('--delay <seconds>', 'seconds the agent waited before replying', secondsOption('--delay'), 20)
     .option('--incoming <text>', 'the message being answered')
     .option('--deep', 'the deep tier: contributions, evidence, rewrite guidance', false)
-    .option('--json', 'machine-readable output', false)
+    .option('--json', 'print the answer as one JSON object (stable member and key order) instead of a summary', false)
+    .option('--out <file>', 'also write the answer to this file (the training dataset as JSON Lines)')
     .option('--max-amount <units>', 'never sign for more than this many atomic units (default 1000000 = 1 USDC)', atomicUnitsOption)
     .option('--asset <token>', 'also pay with this token address (repeatable)', tokenAddressOption)
     .option('--network <caip2>', 'the network of the --asset tokens', networkOption, 'eip155:8453')

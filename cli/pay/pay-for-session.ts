@@ -5,6 +5,7 @@ import type { PaymentRequired, PaymentRequirements, SettleResponse } from '@x402
 import { findDefaultAsset } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { formatUsdc } from '../../shared/money';
 import { answerCode, describeFetchFailure, isFinalAnswer, retryAfterMs } from './paid-answer';
 import { PaymentPendingError, PaymentRefusedError, ServerUnreachableError } from './pay-errors';
 import { createPendingPaymentStore, pendingPaymentKey, type PaidTerms, type PendingPayment } from './pending-payments';
@@ -59,6 +60,11 @@ export interface PayForSessionOptions {
   allowedAssets?: Array<{ network: string; asset: string }>;
   /** Sent as Idempotency-Key. */
   idempotencyKey?: string;
+  /**
+   * The Accept header (default `application/json`), e.g. `application/jsonl` for the training
+   * dataset as JSON Lines. A body that is not one JSON document comes back as its text.
+   */
+  accept?: string;
   /**
    * How long (ms) to keep sending the same authorization while the answer is not final (no
    * answer, 5xx, 402 `settlement_failed`), honouring Retry-After. Default 30,000; 0 sends it once.
@@ -148,7 +154,7 @@ async function signQuote(
     throw new PaymentRefusedError('asset_not_allowed', `the quoted asset ${offer.asset} on ${offer.network} is not allowed: only x402 default assets (such as Base USDC) and tokens the caller allows are paid`, terms);
   }
   if (!/^[0-9]+$/.test(offer.amount) || BigInt(offer.amount) > limit) {
-    throw new PaymentRefusedError('above_limit', `the quote asks ${offer.amount} atomic units, above the limit of ${limit}`, terms);
+    throw new PaymentRefusedError('above_limit', `the quote asks ${offer.amount} atomic units (${formatUsdc(offer.amount)}), above the limit of ${limit} (${formatUsdc(limit)})`, terms);
   }
   // The official client's spend controls check the same again, and sign exactly the offer checked above.
   client.setSpendControls({
@@ -197,7 +203,7 @@ export async function payForSession(options: PayForSessionOptions): Promise<Paid
   let pending = await store.load(key);
   let resumed = pending !== undefined;
   if (!pending) {
-    const baseHeaders: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    const baseHeaders: Record<string, string> = { 'Content-Type': 'application/json', Accept: options.accept ?? 'application/json' };
     if (options.idempotencyKey) baseHeaders['Idempotency-Key'] = options.idempotencyKey;
     let first: Response;
     let firstBody: unknown;
@@ -224,7 +230,8 @@ export async function payForSession(options: PayForSessionOptions): Promise<Paid
     let answer: unknown;
     let problem = `no answer from ${endpoint}`;
     try {
-      res = await doFetch(endpoint, { method: 'POST', headers: pending.headers, body });
+      // The form asked for now, even for a payment a run with another Accept signed: it pays the same.
+      res = await doFetch(endpoint, { method: 'POST', headers: { ...pending.headers, Accept: options.accept ?? 'application/json' }, body });
       answer = await readBody(res);
     } catch (err) {
       res = undefined; // no answer, or one cut off: the payment may have gone through

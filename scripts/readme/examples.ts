@@ -61,7 +61,7 @@ async function runCli(argv: string[]): Promise<string> {
 }
 
 /** A paid answer as `humanlike pay` prints it, with the per-call values as placeholders. */
-function paidOutput(body: Record<string, unknown>, usdcUnits: number): string {
+function paidOutput(product: string, body: Record<string, unknown>, usdcUnits: number): string {
   const outcome: PaidSessionOutcome = {
     status: 200,
     body: { ...body, referral_code: REFERRAL_CODE },
@@ -69,7 +69,7 @@ function paidOutput(body: Record<string, unknown>, usdcUnits: number): string {
     paid: { amount: String(usdcUnits), asset: DEV_CHAIN.asset, network: DEV_CHAIN.network, payTo: DEV_CHAIN.payTo },
     receipt: { success: true, transaction: '0x…', network: DEV_CHAIN.network, payer: DEV_CHAIN.payer } as PaidSessionOutcome['receipt'],
   };
-  return renderPaidAnswer(outcome);
+  return renderPaidAnswer(outcome, { product });
 }
 
 const freeScoreBody = {
@@ -141,7 +141,7 @@ export const README_EXAMPLES: readonly ReadmeExample[] = [
     async render() {
       const command = `${PAY} \\\n  --profile ${deepSession.target_profile} --deep --delay ${deepSession.response_delay_seconds} \\\n  ${shellWord(CONDOLENCE)}`;
       const body = presentSession(scoreText(scoreInputFrom(deepSession, true)), { resultId: RESULT_ID, tier: 'deep', calibration: { requested: false, eligible: false } });
-      return [fence('sh', command), fence('text', paidOutput(body, PRODUCTS.simulate.tiers.deep.price.usdcUnits))].join('\n\n');
+      return [fence('sh', command), fence('text', paidOutput(PRODUCTS.simulate.id, body, PRODUCTS.simulate.tiers.deep.price.usdcUnits))].join('\n\n');
     },
   },
   {
@@ -150,7 +150,7 @@ export const README_EXAMPLES: readonly ReadmeExample[] = [
       const command = `${PAY} \\\n  --product stress-test --body ${shellWord(JSON.stringify(stressBody))}`;
       const map = scoreWeaknessMap(scoreInputFrom(stressBody), STRESS_TEST_WEAKEST);
       const { body } = presentWeaknessMap(map, RESULT_ID);
-      return [fence('sh', command), fence('text', paidOutput(body, PRODUCTS.stressTest.tiers.standard.price.usdcUnits))].join('\n\n');
+      return [fence('sh', command), fence('text', paidOutput(PRODUCTS.stressTest.id, body, PRODUCTS.stressTest.tiers.standard.price.usdcUnits))].join('\n\n');
     },
   },
   {
@@ -160,7 +160,7 @@ export const README_EXAMPLES: readonly ReadmeExample[] = [
       const rewrite = rewriteText({ text: rewriteBody.proposed_text, profile: rewriteBody.target_profile, delaySeconds: rewriteBody.response_delay_seconds });
       const stored = presentRewrite(rewrite, RESULT_ID);
       const delivered = { ...stored, ...withText(stored, rewriteBody.proposed_text) };
-      return [fence('sh', command), fence('text', paidOutput(delivered, PRODUCTS.rewrite.tiers.standard.price.usdcUnits))].join('\n\n');
+      return [fence('sh', command), fence('text', paidOutput(PRODUCTS.rewrite.id, delivered, PRODUCTS.rewrite.tiers.standard.price.usdcUnits))].join('\n\n');
     },
   },
   {
@@ -168,7 +168,7 @@ export const README_EXAMPLES: readonly ReadmeExample[] = [
     async render() {
       const command = `${PAY} \\\n  --product script-check --body ${shellWord(JSON.stringify(scriptCheckBody))}`;
       const body = presentScriptCheck(RESULT_ID, checkScript(scriptCheckBody));
-      return [fence('sh', command), fence('text', paidOutput(body, PRODUCTS.scriptCheck.tiers.standard.price.usdcUnits))].join('\n\n');
+      return [fence('sh', command), fence('text', paidOutput(PRODUCTS.scriptCheck.id, body, PRODUCTS.scriptCheck.tiers.standard.price.usdcUnits))].join('\n\n');
     },
   },
 ];

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { isEqSession, ledgerKindOf } from '../eq-sessions';
 import type { LedgerKind } from '../products';
 import type { LedgerEntry } from './authorization-store';
-import { maskIdentifier } from './mask';
+import { maskIdentifier, maskWallet } from './mask';
 
 /** One settled session as the public live feed shows it: no full wallet, no text. */
 export interface FeedEvent {
@@ -58,7 +58,7 @@ export function toFeedEvent(entry: LedgerEntry): FeedEvent {
     network: entry.network,
     amount: entry.amount,
     asset: entry.asset,
-    payer: maskIdentifier(entry.payer),
+    payer: maskWallet(entry.payer),
     transaction: maskIdentifier(entry.transaction),
     settled_at: entry.settledAt.toISOString(),
   };

@@ -111,7 +111,7 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
       'Next step: Off script: the percentage "40%" at 24-27; rephrase it from the approved facts (the approved percentage is "50%").',
     ]);
     expect(lines[6]).to.match(/^Result id: [0-9a-f-]{36}; your referral code: HL-/);
-    expect(lines[7]).to.equal(`Signed: 180000 units of ${paid.facilitator.asset} on ${paid.facilitator.network} to ${paid.facilitator.treasury}`);
+    expect(lines[7]).to.equal(`Signed: 0.18 USDC (180000 units of ${paid.facilitator.asset} on ${paid.facilitator.network}) to ${paid.facilitator.treasury}`);
     expect(lines[8]).to.match(/^Receipt: \{"success":true/);
     expect(lines).to.have.length(9);
     expect(await paid.balanceOf(account.address)).to.equal(before - 180_000n);
@@ -157,7 +157,7 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
       HUMANLIKE_STATE_DIR: stateDir,
     });
     expect(code).to.equal(1);
-    expect(run.err()).to.contain('above the limit of 100000');
+    expect(run.err()).to.contain('the quote asks 180000 atomic units (0.18 USDC), above the limit of 100000 (0.10 USDC); raise --max-amount to pay it');
     expect(await paid.balanceOf(address)).to.equal(before);
   });
 
@@ -322,7 +322,7 @@ describe('humanlike pay (an agent paying end to end over HTTP)', function () {
       expect(await payCommand([...argv(), '--retry-for', '10'], second.io, env), second.err()).to.equal(0);
       expect(await paid.balanceOf(account.address), 'charged once').to.equal(before - 50_000n);
       expect(await paid.count('ledger_sessions')).to.equal(rows + 1);
-      expect(second.err()).to.match(/^humanlike pay: resuming the pending payment signed at \d{4}-\d\d-\d\dT[^ ]+ \(50000 units of 0x[0-9a-fA-F]{40} on eip155:8453\); it is never charged twice\n/);
+      expect(second.err()).to.match(/^humanlike pay: resuming the pending payment signed at \d{4}-\d\d-\d\dT[^ ]+ \(0\.05 USDC: 50000 units of 0x[0-9a-fA-F]{40} on eip155:8453\); it is never charged twice\n/);
       expect(second.out()).to.match(/EQ score [0-9.]+/).and.contain('Receipt: {"success":true');
       expect(await pendingFiles(), 'forgotten after the final answer').to.deep.equal([]);
     });

@@ -142,7 +142,7 @@ describe('duels (real facilitator, real chain, real queue)', function () {
       expect(list.body.count).to.equal(1);
       const listed = list.body.duels[0];
       expect(listed).to.include({ duel_id: body.duel_id, status: 'open', prompt_id: 1, target_profile: PROFILE });
-      expect(listed.challenger).to.deep.equal({ wallet: `${a.address.slice(0, 6)}…${a.address.slice(-4)}`.toLowerCase() });
+      expect(listed.challenger).to.deep.equal({ wallet: `${a.address.slice(0, 6)}…${a.address.slice(-4)}` });
       const text = JSON.stringify(list.body);
       expect(text).not.to.include(a.address.slice(2, 12));
       expect(text).not.to.include(a.address.toLowerCase().slice(2, 12));

@@ -101,7 +101,7 @@ describe('GET /api/feed (server-sent events over Redis pub/sub)', function () {
       expect(event).to.equal('settlement');
       expect(data).to.include({ product: 'simulate', kind: 'scored_session', label: 'Scored session', tier: 'basic', result_id: res.body.result_id, amount: '50000', network: 'eip155:8453' });
       expect(data).to.include({ score: res.body.score.eq_score, passed: res.body.score.passed });
-      expect(String(data.payer).toLowerCase()).to.equal(`${payer.address.slice(0, 6)}…${payer.address.slice(-4)}`.toLowerCase());
+      expect(data.payer, 'checksummed, as every public place shows a wallet').to.equal(`${payer.address.slice(0, 6)}…${payer.address.slice(-4)}`);
       const raw = JSON.stringify(data).toLowerCase();
       expect(raw).to.not.include(payer.address.toLowerCase());
       expect(raw).to.not.include(res.body.payment.transaction.toLowerCase());

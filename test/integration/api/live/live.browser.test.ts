@@ -75,7 +75,7 @@ describe('the live page in a real browser', function () {
     const res = await paid.stack.http.post('/api/simulate').set('PAYMENT-SIGNATURE', signed.header).send(simulateBody(payer.address));
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const resultId = res.body.result_id as string;
-    const maskedWallet = `${payer.address.toLowerCase().slice(0, 6)}…${payer.address.toLowerCase().slice(-4)}`;
+    const maskedWallet = `${payer.address.slice(0, 6)}…${payer.address.slice(-4)}`;
 
     const row = page.locator(`#feed li[data-result-id="${resultId}"]`);
     await row.waitFor({ timeout: 15_000 });

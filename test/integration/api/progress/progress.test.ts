@@ -116,6 +116,7 @@ describe('POST /api/progress (paid, on the exports queue)', function () {
         expect(body.style_drift).to.include({ sessions_checked: 0, consistency_rate: null });
         expect(body.not_a_factual_accuracy_check).to.match(/not a factual-accuracy check/);
         expect(body.improvement).to.match(/No scored session yet/);
+        expect(body.charts).to.deep.equal({ trend_svg: null, dimension_gaps_svg: null });
         expect(body.referral_code).to.match(/^HL-[0-9A-Z]{8}$/);
         expect(body.payment.transaction).to.equal(receipt.transaction);
 
@@ -160,6 +161,12 @@ describe('POST /api/progress (paid, on the exports queue)', function () {
       expect(body.style_drift.drifting_dimensions).to.deep.equal(['formality']);
       expect(body.not_a_factual_accuracy_check).to.match(/not a factual-accuracy check/);
       expect(body.improvement).to.match(/above the formality target by 0\.12/);
+      // The same report as pictures: one point per session of history, one bar per dimension.
+      expect(body.charts.trend_svg).to.match(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" /);
+      expect(body.charts.trend_svg.match(/<circle /g)).to.have.length(30);
+      expect(body.charts.trend_svg).to.include('<title>EQ score per session: improving (+');
+      expect(body.charts.dimension_gaps_svg.match(/<rect data-dimension="(\w+)"/g)).to.deep.equal(['<rect data-dimension="empathy"', '<rect data-dimension="formality"']);
+      expect(body.charts.dimension_gaps_svg).to.include('>+0.12</text>');
 
       const rows = (await paid.stack.deps.dataSource.query(`SELECT product, amount::text AS amount FROM ledger_sessions WHERE product = 'progress'`)) as Array<Record<string, unknown>>;
       expect(rows).to.deep.equal([{ product: 'progress', amount: String(LOYAL_PRICE) }]);

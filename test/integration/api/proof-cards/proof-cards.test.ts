@@ -146,7 +146,7 @@ describe('proof cards: evidence counted as the payment pipeline runs', function 
     expect(card.request_schema).to.deep.equal(doc.body.paths['/api/simulate'].post.requestBody.content['application/json'].schema);
     const one = doc.body.paths['/api/proof-cards/{slug}'].get;
     expect(one.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).to.deep.equal(['path:slug', 'query:format']);
-    expect(Object.keys(one.responses['200'].content)).to.deep.equal(['application/json', 'text/markdown']);
+    expect(Object.keys(one.responses['200'].content)).to.deep.equal(['application/json', 'text/markdown', 'text/html']);
     expect(doc.body.paths['/api/proof-cards'].get.responses['200'].content['application/json'].schema.required).to.include('corpus_evidence');
     expect(card.current_price).to.include({ base_usdc_micro: 50_000, base_lamports: 270_000, priced_endpoint: 'POST /api/simulate' });
     expect(Date.now() - Date.parse(card.current_price.quoted_at)).to.be.within(0, 10_000);
@@ -185,6 +185,16 @@ describe('proof cards: evidence counted as the payment pipeline runs', function 
     expect(md.text).to.include('| test_or_canary_invocations | 2 |');
     expect(md.text).to.include(`curl -i -X POST '${PUBLIC_BASE_URL}/api/simulate?via=proof-card'`);
 
+    const page = await http().get('/api/proof-cards/simulate?format=html');
+    expect(page.status).to.equal(200);
+    expect(page.headers['content-type']).to.match(/^text\/html/);
+    expect(page.text).to.match(/<h1>POST \/api\/simulate<\/h1>/);
+    // The price as money; no lamports where the SOL rail is not configured (this stack has none).
+    expect(page.text).to.include('<b>0.05 USDC</b>').and.include('0.05 USDC for POST /api/simulate, quoted at ');
+    expect(page.text).to.include('Other tiers: deep: 0.18 USDC (180000 USDC units).').and.not.include('lamports');
+    expect(page.text).to.include('<tr><td>Answers delivered</td><td class="num">3</td></tr>');
+    expect(page.text).to.include(`curl -i -X POST &#39;${PUBLIC_BASE_URL}/api/simulate?via=proof-card&#39;`);
+
     const bad = await http().get('/api/proof-cards/simulate?format=xml');
     expect(bad.status).to.equal(422);
     expect(bad.body.error.details.fields.map((f: { path: string }) => f.path)).to.deep.equal(['/format']);
@@ -193,11 +203,12 @@ describe('proof cards: evidence counted as the payment pipeline runs', function 
     expect(unknown.body.error.code).to.equal('proof_card_not_found');
   });
 
-  it('shows no wallet, transaction, token or submitted text in JSON or Markdown', async function () {
+  it('shows no wallet, transaction, token or submitted text in JSON, Markdown or HTML', async function () {
     const texts = [
       (await http().get('/api/proof-cards')).text,
       (await http().get('/api/proof-cards/simulate')).text,
       (await http().get('/api/proof-cards/simulate?format=markdown')).text,
+      (await http().get('/api/proof-cards/simulate?format=html')).text,
     ];
     expect(secrets.length).to.be.greaterThan(15);
     const leaks = texts.flatMap((text, i) => secrets.filter((s) => text.toLowerCase().includes(s.value.toLowerCase())).map((s) => `${i}: ${s.what}`));

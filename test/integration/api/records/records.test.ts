@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import type { Response } from 'superagent';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { getAddress } from 'viem';
 import { simulateBody } from '../../../fixtures/builders';
 import { LLM_STYLE_REPLIES } from '../../../fixtures/llm-style-replies';
 import { shareMeta } from '../../../helpers/html-meta';
@@ -58,7 +59,8 @@ function masked(value: string): string {
 
 /** A wallet as the ledger stores it (EVM lowercase, base58 as is), masked. */
 function maskedWallet(m: { wallet: string }): string {
-  return masked(m.wallet.startsWith('0x') ? m.wallet.toLowerCase() : m.wallet);
+  // EVM wallets are shown checksummed (EIP-55), whatever case the ledger keeps.
+  return masked(m.wallet.startsWith('0x') ? getAddress(m.wallet) : m.wallet);
 }
 
 describe('public records: leaderboard, results, certificates, scoreboard, stats, proof cards', function () {
@@ -188,7 +190,7 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       expect(rows[1]).to.include({ passed: true, tier: 'basic' });
       expect(rows[1].profile).to.have.property('id', TERSE);
       expect((rows[1].profile as { name: string }).name).to.be.a('string').and.not.equal(TERSE);
-      expect(rows[0].wallet).to.match(/^0x[0-9a-f]{4}…[0-9a-f]{4}$/);
+      expect(rows[0].wallet, 'checksummed, as on certificates').to.match(/^0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}$/).and.equal(maskedWallet(fake.w2));
       expect(rows[4].wallet).to.have.length(11);
     });
 
@@ -248,6 +250,25 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
         expect(res.status, label).to.equal(200);
         expect(res.body, label).to.deep.include({ kind, label, eq_score: null, passed: null });
       }
+    });
+
+    it('serves a page when text/html is asked for, and JSON to every other Accept', async function () {
+      const page = await paid.stack.http.get(`/api/results/${passA.resultId}`).set('Accept', HTML);
+      expect(page.status).to.equal(200);
+      expect(page.type).to.equal('text/html');
+      expect(page.headers.vary).to.match(/accept/i);
+      expect(page.text).to.include('<h1>Scored session: ').and.include(`<div class="score" aria-label="EQ score">${passA.score!.toFixed(1)}</div>`);
+      expect(page.text).to.include(`<dd>${maskedWallet(passA)}</dd>`).and.include('data-verdict="passed"');
+      expect(page.text).to.not.include(passA.tx).and.not.include(passA.wallet).and.not.include(passA.wallet.toLowerCase());
+      const script = await paid.stack.http.get(`/api/results/${other.script.resultId}`).set('Accept', HTML);
+      expect(script.text).to.include('A script check is not scored against a profile, so it has no EQ score or verdict.').and.not.include('class="score"');
+      for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5']) {
+        const req = paid.stack.http.get(`/api/results/${passA.resultId}`);
+        const res = await (accept ? req.set('Accept', accept) : req);
+        expect(res.type, String(accept)).to.equal('application/json');
+      }
+      const missing = await paid.stack.http.get(`/api/results/${randomUUID()}`).set('Accept', HTML);
+      expect(missing.status).to.equal(404);
     });
 
     it('answers 404 for an unknown id and for one that is no UUID', async function () {
@@ -352,6 +373,10 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       expect(res.body.profiles.map((p: { profile: { id: string } | null }) => p.profile?.id ?? null)).to.deep.equal([GRIEF, TERSE]);
       expect(res.body.profiles[0]).to.include({ best_score: 99.5, sessions: 5, passed: 2 });
       expect(res.body.profiles[1]).to.include({ best_score: passC.score, sessions: 2, passed: 2 });
+      // Sessions per ten-point band: the scored sessions of each profile, nothing else.
+      const bands = (scores: number[]) => scores.reduce((acc, v) => (acc[Math.min(9, Math.floor(v / 10))]++, acc), Array<number>(10).fill(0));
+      expect(res.body.profiles[0].score_distribution).to.deep.equal(bands([passA.score!, failB.score!, fake.w1low.score!, fake.w2.score!, fake.w4sol.score!]));
+      expect(res.body.profiles[1].score_distribution).to.deep.equal(bands([passC.score!, fake.w1best.score!]));
       expect(res.body.recent_passes.map((s: { result_id: string }) => s.result_id)).to.deep.equal(
         [passC, passA, fake.w1best, fake.w2].map((m) => m.resultId),
       );
@@ -367,6 +392,8 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       expect(res.text).to.include('57.1%');
       expect(res.text).to.include(maskedWallet(passC));
       expect(res.text).to.include(`/api/results/${passA.resultId}`);
+      expect(res.text.match(/<svg class="histogram"/g), 'one distribution per profile').to.have.length(2);
+      expect(res.text).to.include('<title>EQ scores of Terse senior engineer, sessions per band: 0-9: 0, ');
     });
   });
 
@@ -407,6 +434,7 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       };
       for (const q of ['', '?limit=2', `?profile=${GRIEF}`, `?profile=${TERSE}&limit=100`, '?limit=0']) await add(`/api/leaderboard${q}`);
       for (const m of made) await add(`/api/results/${m.resultId}`);
+      for (const m of made) await add(`/api/results/${m.resultId}`, HTML);
       for (const m of made) {
         await add(`/api/certificate/${m.tx}`, 'application/json', m.tx);
         await add(`/api/certificate/${m.tx}`, HTML, m.tx);
@@ -423,13 +451,14 @@ describe('public records: leaderboard, results, certificates, scoreboard, stats,
       for (const slug of slugs) {
         await add(`/api/proof-cards/${slug}`);
         await add(`/api/proof-cards/${slug}?format=markdown`, 'text/markdown');
+        await add(`/api/proof-cards/${slug}?format=html`, HTML);
       }
       await add('/api/community-review/sessions');
       await add(`/api/community-review/sessions/${review.body.session_id}`);
       await add('/api/community-review/summary');
       await add('/', HTML);
       await add('/live', HTML);
-      expect(responses).to.have.length(5 + 11 + 4 * 11 + 3 + 3 + 2 + 1 + 2 * slugs.length);
+      expect(responses).to.have.length(5 + 2 * 11 + 4 * 11 + 3 + 3 + 2 + 1 + 3 * slugs.length);
       expect(responses.filter((r) => !(r.text?.length > 0)).map((r) => r.label)).to.deep.equal([]);
 
       const forbidden = [

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TtlCache } from '../../../../api/records/ttl-cache';
-import { escapeHtml } from '../../../../api/records/html';
+import { escapeHtml } from '../../../../api/http/html-page';
 
 describe('TtlCache', function () {
   it('serves a value until its TTL has passed, then loads it again', async function () {

@@ -9,7 +9,7 @@ describe('renderPaidAnswer', function () {
 
   it('prints a JSON Lines body as the lines the server sent, not as one quoted string', function () {
     const jsonl = '{"type":"manifest","records":1}\n{"type":"session","n":1}\n{"type":"end","records":1}\n';
-    const out = renderPaidAnswer({ status: 200, body: jsonl, replayed: false });
+    const out = renderPaidAnswer({ status: 200, body: jsonl, replayed: false }, { product: 'script-check' });
     expect(out).to.equal(jsonl);
     expect(out.split('\n').filter(Boolean).map((line) => JSON.parse(line).type)).to.deep.equal(['manifest', 'session', 'end']);
   });
@@ -17,7 +17,7 @@ describe('renderPaidAnswer', function () {
   it('summarizes a stress test: pass count, strongest and weakest matchups, and a fix per weak profile', function () {
     const map = scoreWeaknessMap({ text: 'Certainly! I hope this helps!', delaySeconds: 3 }, STRESS_TEST_WEAKEST);
     const { body } = presentWeaknessMap(map, 'r-1');
-    const out = renderPaidAnswer({ status: 200, body: { ...body, referral_code: 'HL-1' }, replayed: false });
+    const out = renderPaidAnswer({ status: 200, body: { ...body, referral_code: 'HL-1' }, replayed: false }, { product: 'stress-test' });
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).to.equal(`Passes ${body.passed_count} of 28 profiles; mean EQ score ${body.mean_eq_score}; human-likeness ${body.human_likeness}`);
     const weakest = body.weakest as Array<{ profile: string; eq_score: number }>;
@@ -38,13 +38,13 @@ describe('renderPaidAnswer', function () {
       improvement: 'Next step: none.',
       referral_code: 'HL-2',
     };
-    const out = renderPaidAnswer({ status: 200, body, replayed: true });
+    const out = renderPaidAnswer({ status: 200, body, replayed: true }, { product: 'rewrite' });
     expect(out).to.equal(
       'EQ score 32 (not passed) -> 81 (passed) against terse-senior-engineer; 2 edits\nRewritten: Restart the router.\nNext step: none.\nResult id: r-2; your referral code: HL-2 (replayed delivery)\n',
     );
   });
 
   it('prints a refusal with its status and body', function () {
-    expect(renderPaidAnswer({ status: 409, body: { error: { code: 'payment_already_used' } }, replayed: false })).to.equal('HTTP 409: {"error":{"code":"payment_already_used"}}\n');
+    expect(renderPaidAnswer({ status: 409, body: { error: { code: 'payment_already_used' } }, replayed: false }, { product: 'simulate' })).to.equal('HTTP 409: {"error":{"code":"payment_already_used"}}\n');
   });
 });

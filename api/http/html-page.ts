@@ -29,6 +29,12 @@ const STYLE = `
   .tile { border: 1px solid var(--line); border-radius: 10px; padding: .75rem; }
   .tile b { display: block; font-size: 1.6rem; }
   a { color: var(--accent); }
+  h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
+  pre { margin: .5rem 0 1rem; padding: .75rem; border: 1px solid var(--line); border-radius: 10px; white-space: pre-wrap;
+        overflow-wrap: anywhere; font: .85rem/1.45 ui-monospace, "SFMono-Regular", Menlo, monospace; }
+  figure { margin: .5rem 0 1.5rem; } figure svg { display: block; width: 100%; height: auto; }
+  figcaption { color: var(--muted); font-size: .9rem; }
+  .chart { display: block; color: var(--accent); margin-top: .2rem; } .chart svg { display: block; max-width: 100%; height: auto; }
 `;
 
 /**
