@@ -12,6 +12,8 @@ export interface InstallSite {
   origin: string;
   connections(): number;
   serve(path: string, body: string, type?: string): void;
+  /** Answers a path with a 302 to another address. */
+  redirect(path: string, location: string): void;
   remove(path: string): void;
   close(): Promise<void>;
 }
@@ -21,7 +23,7 @@ export interface InstallSite {
  * @returns the site
  */
 export async function startInstallSite(): Promise<InstallSite> {
-  const files = new Map<string, { body: string; type: string }>();
+  const files = new Map<string, { body: string; type: string; location?: string }>();
   let connections = 0;
   const server = http.createServer((req, res) => {
     const file = files.get(new URL(req.url ?? '/', 'http://site').pathname);
@@ -29,6 +31,12 @@ export async function startInstallSite(): Promise<InstallSite> {
       res.statusCode = 404;
       res.setHeader('content-type', 'text/plain');
       res.end('not found');
+      return;
+    }
+    if (file.location) {
+      res.statusCode = 302;
+      res.setHeader('location', file.location);
+      res.end();
       return;
     }
     res.setHeader('content-type', file.type);
@@ -44,6 +52,7 @@ export async function startInstallSite(): Promise<InstallSite> {
     origin: `http://127.0.0.1:${port}`,
     connections: () => connections,
     serve: (path, body, type = 'text/plain') => files.set(path, { body, type }),
+    redirect: (path, location) => files.set(path, { body: '', type: 'text/plain', location }),
     remove: (path) => files.delete(path),
     close: () =>
       new Promise<void>((resolve) => {
