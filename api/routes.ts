@@ -18,6 +18,8 @@ import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
 import { installOperations } from './catalog/installs/install.openapi';
 import { installRoutes } from './catalog/installs/install.routes';
+import { planOperations } from './catalog/plans/plans.openapi';
+import { planRoutes } from './catalog/plans/plans.routes';
 import { bundleProduct } from './bundles/bundles.product';
 import { bundleRoutes } from './bundles/bundles.routes';
 import { cardOperations } from './cards/cards.openapi';
@@ -154,6 +156,7 @@ export function apiOperations(config: AppConfig, methods: readonly PaymentMethod
     ...cardOperations,
     ...embedOperations,
     ...installOperations,
+    ...planOperations,
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
@@ -225,6 +228,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     cardRoutes(deps, stripe),
     embedRoutes(deps),
     installRoutes(deps, deps.outbound),
+    planRoutes(deps),
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),
