@@ -2,7 +2,7 @@ import { AGENT_PLAN_PRODUCT, AGENT_PLANS, QUOTE_TTL_SECONDS } from '../../../sha
 import type { OperationSpec } from '../../http/openapi/operation';
 import { COMMON_RESPONSES, errorBodySchema } from '../../http/responses.schema';
 import { PAID_CALL_RESPONSES, paidCallHeaders, RECEIPT_HEADERS } from '../../payments/payment.openapi';
-import { newQuoteSchema, PLAN_CLAIM_HEADER, PLAN_CLAIM_SUBJECT, renewalQuoteSchema, upgradeQuoteSchema } from './plans.schema';
+import { newQuoteSchema, payQuoteSchema, PLAN_CLAIM_HEADER, PLAN_CLAIM_SUBJECT, renewalQuoteSchema, retryActivationSchema, upgradeQuoteSchema } from './plans.schema';
 
 const TAGS = ['catalog'];
 const QUOTE_ID = { quote_id: { type: 'string', format: 'uuid', description: 'The quote to pay (from a quote answer).' } };
@@ -102,6 +102,7 @@ export const planOperations: OperationSpec[] = [
     description: PAY_DESCRIPTION,
     tags: ['paid'],
     pathParams: QUOTE_ID,
+    body: payQuoteSchema,
     headers: [
       ...paidCallHeaders(AGENT_PLAN_PRODUCT),
       { name: PLAN_CLAIM_HEADER, description: 'Optional: the payer\'s claim to the new plan bundle\'s token on a replay.', schema: { type: 'string' } },
@@ -134,6 +135,7 @@ export const planOperations: OperationSpec[] = [
     summary: 'Finish an activation that failed after settlement; never charges again.',
     tags: TAGS,
     pathParams: QUOTE_ID,
+    body: retryActivationSchema,
     headers: [{ name: PLAN_CLAIM_HEADER, description: 'The payer\'s claim: needed to receive a new plan\'s token here.', schema: { type: 'string' } }],
     responses: {
       '200': { description: 'The activation (active; credits_granted 0 when it was active already).', schema: { type: 'object', properties: { activation: ACTIVATION_SCHEMA } } },

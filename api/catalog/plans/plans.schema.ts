@@ -1,5 +1,5 @@
 import { AGENT_PLANS } from '../../../shared/catalog/agent-plans';
-import { WALLET_ADDRESS_SCHEMA } from '../../http/fields.schema';
+import { TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../../http/fields.schema';
 
 const WORKFLOW_ID = { type: 'string', format: 'uuid', description: 'The verified install the plan is for (its free install workflow id).' } as const;
 const PLAN_ID = { type: 'string', enum: AGENT_PLANS.map((p) => p.id), description: 'A plan of GET /api/catalog/agent/catalog.' } as const;
@@ -36,3 +36,16 @@ export const PLAN_CLAIM_HEADER = 'X-CATALOG-PLAN-CLAIM';
 
 /** What the payer signs to claim the token (see payerClaimMessage): `humanlike: claim catalog plan token\nnonce: <nonce>`. */
 export const PLAN_CLAIM_SUBJECT = 'catalog plan token';
+
+/**
+ * Body of POST /api/catalog/agent/payments/{quote_id}: none, or the legacy `tx_hash` (a finalized
+ * SOL transfer from the quote's wallet) instead of a payment header. The quote says the rest.
+ */
+export const payQuoteSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { tx_hash: TX_HASH_SCHEMA },
+} as const;
+
+/** Body of retry-activation: none. */
+export const retryActivationSchema = { type: 'object', additionalProperties: false, properties: {} } as const;

@@ -1,11 +1,13 @@
+import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import { expect } from 'chai';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { payerClaimMessage } from '../../../../api/payments/payer-claim';
 import { startInstallSite, verifyInstall, type InstallSite } from '../../../helpers/install-site';
 import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helpers/paid-stack';
-import { signPayment, type SignedPayment } from '../../../helpers/x402-payments';
+import { signedSolTransfer, startLocalSolanaRpc, type LocalSolanaRpc } from '../../../helpers/solana-rpc';
+import { base64Json, signPayment, type SignedPayment } from '../../../helpers/x402-payments';
 
-const STARTER = { credits: 500, usdc: 21_250_000 };
+const STARTER = { credits: 500, usdc: 21_250_000, lamports: 114_750_000 };
 const GROWTH = { credits: 2000, usdc: 85_000_000 };
 
 describe('agent plans for a verified install', function () {
@@ -13,13 +15,20 @@ describe('agent plans for a verified install', function () {
   let site: InstallSite;
   let paid: PaidStack;
   let workflowId: string;
+  let rpc: LocalSolanaRpc;
+  let solTreasury: KeyPairSigner;
 
   before(async function () {
     site = await startInstallSite();
-    paid = await startPaidStack('catalog-plans', { env: { OUTBOUND_ALLOW_ADDRESSES: '127.0.0.1', OUTBOUND_ALLOW_PORTS: String(site.port) } });
+    rpc = await startLocalSolanaRpc();
+    solTreasury = await generateKeyPairSigner();
+    paid = await startPaidStack('catalog-plans', {
+      env: { OUTBOUND_ALLOW_ADDRESSES: '127.0.0.1', OUTBOUND_ALLOW_PORTS: String(site.port), SOLANA_RPC_URL: rpc.url, TREASURY_SOLANA_ADDRESS: solTreasury.address },
+    });
   });
   after(async function () {
     await paid?.close();
+    await rpc?.stop();
     await site?.close();
   });
   beforeEach(async function () {
@@ -95,6 +104,22 @@ describe('agent plans for a verified install', function () {
     expect(status.body.payment.status).to.equal('settled');
     expect(status.body.activation).to.include({ status: 'active', plan_id: 'embed-starter' });
     expect(JSON.stringify(status.body)).not.to.include(payer.address.slice(2, 30).toLowerCase());
+  });
+
+  it('takes the legacy X-PAYMENT (a SOL transfer from the quote\'s wallet) through the same pipeline', async function () {
+    const wallet = await generateKeyPairSigner();
+    const q = await http().post('/api/catalog/agent/quotes').send({ workflow_id: workflowId, plan_id: 'embed-starter', wallet_address: wallet.address }).expect(201);
+    const quoteId = q.body.quote_id as string;
+    const challenge = await http().post(`/api/catalog/agent/payments/${quoteId}`).expect(402);
+    expect(challenge.body.accepts[1]).to.include({ network: 'solana', amount: String(STARTER.lamports) });
+    const tx = await signedSolTransfer({ feePayer: wallet, transfers: [{ source: wallet, destination: solTreasury.address, lamports: STARTER.lamports }] });
+    const signature = await rpc.add(tx.wire);
+    const header = base64Json({ x402Version: 1, scheme: 'exact', network: 'solana', payload: { signature, payer: wallet.address } });
+    const res = await http().post(`/api/catalog/agent/payments/${quoteId}`).set('X-PAYMENT', header);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.activation).to.include({ status: 'active', credits_granted: STARTER.credits });
+    expect(await creditsOf(res.body.activation.bundle_token as string)).to.equal(STARTER.credits);
+    expect(await settlements()).to.equal(1);
   });
 
   it('recovers an activation that failed after settlement with retry-activation, at exactly one settlement', async function () {
@@ -210,6 +235,15 @@ describe('agent plans for a verified install', function () {
       expect(bad.body.error.details.fields[0].path).to.equal('path:quote_id');
       await http().get('/api/catalog/agent/payments/00000000-0000-4000-8000-000000000000').expect(404);
       await http().post('/api/catalog/agent/payments/00000000-0000-4000-8000-000000000000/retry-activation').expect(404);
+    });
+
+    it('refuses a payment body with anything but the legacy tx_hash (422 naming the field) before any payment', async function () {
+      const q = await quote(paid.payers[1]);
+      const res = await http().post(`/api/catalog/agent/payments/${q.quote_id}`).send({ plan_id: 'embed-growth' }).expect(422);
+      expect(res.body.error.details.fields[0].path).to.equal('/plan_id');
+      const badHash = await http().post(`/api/catalog/agent/payments/${q.quote_id}`).send({ tx_hash: 'nope' }).expect(422);
+      expect(badHash.body.error.details.fields[0].path).to.equal('/tx_hash');
+      expect(await rows('payment_authorizations')).to.equal(0);
     });
   });
 });
