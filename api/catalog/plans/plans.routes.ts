@@ -14,7 +14,7 @@ import { isPayerClaim } from '../../payments/payer-claim';
 import { walletKey } from '../../payments/bundle-credit/wallet-key';
 import { getInstallPlan } from './plan-activation';
 import { activateAndPresent, TOKEN_CLAIM_NOTE } from './plan-delivery';
-import { newQuoteSchema, PLAN_CLAIM_HEADER, PLAN_CLAIM_SUBJECT, renewalQuoteSchema, upgradeQuoteSchema, type QuoteRequest } from './plans.schema';
+import { newQuoteSchema, payQuoteSchema, PLAN_CLAIM_HEADER, PLAN_CLAIM_SUBJECT, renewalQuoteSchema, retryActivationSchema, upgradeQuoteSchema, type QuoteRequest } from './plans.schema';
 import { paymentPath, presentAgentCatalog, presentQuote, presentQuoteStatus } from './present-plans';
 import { bindQuote, createQuote, getQuote, type QuoteKind, type QuoteRow } from './quote-store';
 
@@ -105,7 +105,7 @@ export function planRoutes(deps: AppDeps): Router<AppState> {
     return quote;
   }
 
-  router.post('/api/catalog/agent/payments/:quote_id', async function payQuote(ctx: AppContext) {
+  router.post('/api/catalog/agent/payments/:quote_id', validateBody(payQuoteSchema), async function payQuote(ctx: AppContext) {
     const quote = await loadQuote(ctx);
     // Decided before any payment is read: an expired quote is never paid.
     if (!quote.authorizationId && quote.expiresAt.getTime() <= Date.now()) {
@@ -113,7 +113,7 @@ export function planRoutes(deps: AppDeps): Router<AppState> {
         details: { expired_at: quote.expiresAt.toISOString() },
       });
     }
-    const carriesPayment = Boolean(ctx.get('payment-signature') || ctx.get('x-payment'));
+    const carriesPayment = Boolean(ctx.get('payment-signature') || ctx.get('x-payment') || (ctx.state.body as { tx_hash?: string }).tx_hash);
     if (quote.authorizationId && !carriesPayment) {
       throw new AppError(409, 'quote_already_paid', 'This quote was paid already; GET its status (a lost answer is retried with the same payment, never a new one).', {
         details: { status: paymentPath(quote.id) },
@@ -156,7 +156,7 @@ export function planRoutes(deps: AppDeps): Router<AppState> {
     ctx.body = presentQuoteStatus(quote, authorization && { status: authorization.status, transaction: authorization.transaction }, await getInstallPlan(dataSource, quote.workflowId));
   });
 
-  router.post('/api/catalog/agent/payments/:quote_id/retry-activation', async function retryActivation(ctx: AppContext) {
+  router.post('/api/catalog/agent/payments/:quote_id/retry-activation', validateBody(retryActivationSchema), async function retryActivation(ctx: AppContext) {
     const quote = await loadQuote(ctx);
     const authorization = quote.authorizationId ? await getAuthorization(dataSource, quote.authorizationId) : undefined;
     if (!authorization) throw new AppError(409, 'quote_not_paid', 'This quote has no payment yet; pay it first.');
