@@ -52,7 +52,7 @@ export const AGENT_PLAN_PRODUCT: Product = Object.freeze({
   tiers: Object.fromEntries(
     AGENT_PLANS.map((p): [string, ProductTier] => [
       p.id,
-      { price: p.price, description: `${p.name}: ${p.credits} embedded-check credits for ${p.periodDays} days on a verified install.`, methods: ['x402'] },
+      { price: p.price, description: `${p.name}: ${p.credits} embedded-check credits for ${p.periodDays} days on a verified install.` },
     ]),
   ),
   idempotencyKey: false,
