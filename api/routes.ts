@@ -3,6 +3,7 @@ import { paidRoutes } from './payments/paid-routes';
 import Router from '@koa/router';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '../shared/config';
+import type { OutboundGuard } from '../shared/http/outbound-guard';
 import { createStripeClient } from '../shared/cards/stripe-client';
 import { PRODUCTS } from '../shared/products';
 import { adminOperations } from './admin/admin.openapi';
@@ -15,6 +16,10 @@ import { aeiOutreachOperations } from './aei-outreach/aei-outreach.openapi';
 import { aeiOutreachRoutes } from './aei-outreach/aei-outreach.routes';
 import { adminRoutes } from './admin/admin.routes';
 import { bundleOperations } from './bundles/bundles.openapi';
+import { installOperations } from './catalog/installs/install.openapi';
+import { installRoutes } from './catalog/installs/install.routes';
+import { planOperations } from './catalog/plans/plans.openapi';
+import { planRoutes } from './catalog/plans/plans.routes';
 import { bundleProduct } from './bundles/bundles.product';
 import { bundleRoutes } from './bundles/bundles.routes';
 import { cardOperations } from './cards/cards.openapi';
@@ -120,6 +125,8 @@ export interface FamilyServices {
   exports: ExportsQueue;
   /** Every queue of the system (the queue dashboard's), on the producer connection. */
   queues: readonly Queue[];
+  /** The one guard every fetch of an address a caller gave goes through (an install's site). */
+  outbound: OutboundGuard;
 }
 
 /** Everything the API's families need: the core every family may use, plus the family services. */
@@ -152,6 +159,8 @@ export function apiOperations(config: AppConfig, methods: readonly PaymentMethod
     ...bundleOperations,
     ...cardOperations,
     ...embedOperations,
+    ...installOperations,
+    ...planOperations,
     ...referralOperations,
     ...feedOperations,
     ...wishlistOperations,
@@ -224,6 +233,8 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     bundleRoutes(deps, paid.bundle),
     cardRoutes(deps, stripe),
     embedRoutes(deps),
+    installRoutes(deps, deps.outbound),
+    planRoutes(deps),
     referralRoutes(deps),
     feedRoutes(deps),
     wishlistRoutes(deps),

@@ -12,6 +12,7 @@ import { loadLanguageDetector } from '../shared/scoring';
 import { reportReadyToSupervisor } from '../shared/supervision';
 import { createApp } from './app';
 import { createCapacityRunner } from './health/capacity';
+import { createOutboundGuard, DEFAULT_OUTBOUND_POLICY } from '../shared/http/outbound-guard';
 import { createMetrics } from './http/metrics';
 import { createAdmissionLimit } from './http/admission-limit';
 import { createPaymentEvidence } from './http/payment-evidence';
@@ -95,6 +96,7 @@ export async function createDeps(config: AppConfig, logger: Logger): Promise<{ d
     corpusScores: createCorpusScoreWriter(dataSource, logger),
     stress,
     exports: { queue: exportsQueue, events: exportsEvents },
+    outbound: createOutboundGuard({ ...DEFAULT_OUTBOUND_POLICY, ...config.outbound }),
   };
   const close = async () => {
     try {

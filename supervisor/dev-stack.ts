@@ -9,6 +9,7 @@ import { removeStackDatabaseUrl, writeStackDatabaseUrl } from '../shared/stack-f
 import type { ReadyMessage } from '../shared/supervision';
 import { resolveThreadFile } from '../shared/thread-file';
 import { lockDataDir } from './data-dir-lock';
+import { devOutboundEnv } from './dev-outbound';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { killNow, manageProcess, type ExitInfo, type ManagedProcess } from './managed-process';
 import { stackQueuePrefix } from './queue-prefix';
@@ -223,7 +224,7 @@ export class DevStack {
     if (this.#pg) writeStackDatabaseUrl(dataDir, databaseUrl);
 
     const queuePrefix = stackQueuePrefix(env.QUEUE_PREFIX, dataDir);
-    const childEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url, QUEUE_PREFIX: queuePrefix };
+    const childEnv: Record<string, string | undefined> = { ...env, ...devOutboundEnv(env), DATABASE_URL: databaseUrl, REDIS_URL: redisChoice.url, QUEUE_PREFIX: queuePrefix };
     if (this.#pg) {
       childEnv.DATABASE_POOL_MAX = String(this.#poolMax());
       // PGlite has one backend session for every connection: named statements would collide.

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { JOB_SLUGS } from '../../shared/catalog/jobs';
 import { ATTRIBUTION_WINDOW_DAYS } from './catalog-match.schema';
+import { countVerifiedInstalls } from '../../shared/catalog/install-store';
 
 /** One vendor's totals (operators only). */
 export interface VendorTotals {
@@ -8,18 +9,6 @@ export interface VendorTotals {
   name: string;
   handoffs: number;
   conversions: number;
-}
-
-/**
- * Installs proven live by the free install workflow, for the public installer total.
- * The free install workflow and its installs table are built apart from this family; until they
- * are merged there are no verified installs to count, so this is 0. At merge it becomes a count of
- * the verified (not revoked) installs, with no origins or identities.
- * @param _ds - DataSource
- * @returns the number of verified installs
- */
-export async function countVerifiedInstalls(_ds: DataSource): Promise<number> {
-  return 0;
 }
 
 /**
@@ -33,6 +22,7 @@ export async function loadPublicSummary(ds: DataSource) {
   const byJob: Record<string, number> = Object.fromEntries(JOB_SLUGS.map((slug) => [slug, 0]));
   for (const r of rows) if (r.job_slug in byJob) byJob[r.job_slug] = r.n;
   return {
+    // Installs proven live by the free install workflow; no origin or identity leaves the count.
     installers: { verified_installs: await countVerifiedInstalls(ds) },
     handoffs: { total: Object.values(byJob).reduce((a, b) => a + b, 0), by_job: byJob },
     attribution_window_days: ATTRIBUTION_WINDOW_DAYS,

@@ -1,11 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The component's major version: its path changes only with an incompatible change. */
-export const COMPONENT_VERSION = 1;
-
-/** The stable, versioned path the component is served at. */
-export const COMPONENT_PATH = `/api/embed/humanlike-check-${COMPONENT_VERSION}.js`;
+export { COMPONENT_PATH, COMPONENT_VERSION } from '../../shared/embed/component-path';
 
 /**
  * Reads the browser component (`embed/humanlike-check.js` at the package root, the same file the

@@ -80,6 +80,7 @@ export function fakeDeps(env: Record<string, string> = {}, capacity?: (iteration
     corpusScores: unused('corpusScores'),
     stress: unused('stress'),
     exports: unused('exports'),
+    outbound: unused('outbound'),
     capacity: {
       async run(iterations) {
         capacityCalls.push(iterations);

@@ -13,6 +13,8 @@ import type { ForeignJobGuard } from '../foreign-job';
 import { watchWorker } from '../worker-events';
 import { CARD_RECONCILER_JOB, CARD_RECONCILER_SCHEDULER, CARD_RENEWALS_JOB, CARD_RENEWALS_SCHEDULER, createCardReconcilerProcessor, createCardRenewalsProcessor } from './card-packs.processor';
 import { createEmbedSweepProcessor, EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER } from './embed-sweep.processor';
+import { createInstallReverifyProcessor, INSTALL_REVERIFY_JOB, INSTALL_REVERIFY_SCHEDULER } from './install-reverify.processor';
+import { createOutboundGuard, DEFAULT_OUTBOUND_POLICY } from '../../shared/http/outbound-guard';
 import {
   createHeartbeatProcessor,
   createRedemptionSweepProcessor,
@@ -82,6 +84,12 @@ function maintenanceJobs(deps: MaintenanceDeps): { jobs: Record<string, Schedule
     [EXPIRE_DUELS_JOB]: { scheduler: EXPIRE_DUELS_SCHEDULER, everyMs: every, process: createExpireDuelsProcessor({ dataSource, log }) },
     [MAINTENANCE_ROLEPLAY_EXPIRY_JOB]: { scheduler: MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER, everyMs: every, process: createRoleplayExpiryProcessor({ dataSource, log }) },
     [EMBED_SWEEP_JOB]: { scheduler: EMBED_SWEEP_SCHEDULER, everyMs: every, process: createEmbedSweepProcessor({ dataSource, log }) },
+    // Runs at every tick and fetches only the installs due (see REVERIFY_INTERVAL_SECONDS).
+    [INSTALL_REVERIFY_JOB]: {
+      scheduler: INSTALL_REVERIFY_SCHEDULER,
+      everyMs: every,
+      process: createInstallReverifyProcessor({ dataSource, outbound: createOutboundGuard({ ...DEFAULT_OUTBOUND_POLICY, ...config.outbound }), log }),
+    },
   };
   const stripe = createStripeClient(config.cards);
   if (!stripe) return { jobs, unscheduled: [CARD_RENEWALS_SCHEDULER, CARD_RECONCILER_SCHEDULER] };

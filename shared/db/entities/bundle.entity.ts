@@ -1,11 +1,11 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { PaymentAuthorization } from './payment-authorization.entity';
 
-/** Where a bundle came from: a paid purchase, a referrer's reward, or card credit packs. */
-export type BundleSource = 'purchase' | 'referral-reward' | 'card';
+/** Where a bundle came from: a paid purchase, a referrer's reward, card credit packs, or an install's catalog plan. */
+export type BundleSource = 'purchase' | 'referral-reward' | 'card' | 'catalog-plan';
 
 /** The plan of a bundle: `bundle` and `fleet` are bought; `referral-reward` is earned; `card` holds card packs. */
-export type BundlePlan = 'bundle' | 'fleet' | 'referral-reward' | 'card';
+export type BundlePlan = 'bundle' | 'fleet' | 'referral-reward' | 'card' | 'catalog-plan';
 
 /**
  * Basic-score credits belonging to one wallet, redeemed with a bearer token (`X-BUNDLE-TOKEN`).
@@ -18,8 +18,9 @@ export type BundlePlan = 'bundle' | 'fleet' | 'referral-reward' | 'card';
 @Unique('uq_bundles_token_hash', ['tokenHash'])
 @Unique('uq_bundles_authorization_source', ['authorizationId', 'source'])
 @Index('ix_bundles_wallet', ['wallet'])
-@Check('ck_bundles_plan', `plan IN ('bundle', 'fleet', 'referral-reward', 'card')`)
-@Check('ck_bundles_source', `source IN ('purchase', 'referral-reward', 'card')`)
+@Check('ck_bundles_plan', `plan IN ('bundle', 'fleet', 'referral-reward', 'card', 'catalog-plan')`)
+@Check('ck_bundles_source', `source IN ('purchase', 'referral-reward', 'card', 'catalog-plan')`)
+@Check('ck_bundles_catalog_plan', `(source = 'catalog-plan') = (plan = 'catalog-plan')`)
 @Check('ck_bundles_source_plan', `(source = 'referral-reward') = (plan = 'referral-reward')`)
 @Check('ck_bundles_card_plan', `(source = 'card') = (plan = 'card')`)
 @Check('ck_bundles_card_wallet', `(source = 'card') = (wallet IS NULL)`)

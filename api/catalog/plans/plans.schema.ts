@@ -1,0 +1,51 @@
+import { AGENT_PLANS } from '../../../shared/catalog/agent-plans';
+import { TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../../http/fields.schema';
+
+const WORKFLOW_ID = { type: 'string', format: 'uuid', description: 'The verified install the plan is for (its free install workflow id).' } as const;
+const PLAN_ID = { type: 'string', enum: AGENT_PLANS.map((p) => p.id), description: 'A plan of GET /api/catalog/agent/catalog.' } as const;
+const WALLET = { ...WALLET_ADDRESS_SCHEMA, description: 'The wallet that will pay the quote; it must be the payment signer.' } as const;
+
+/** Body of POST /api/catalog/agent/quotes (a new plan). */
+export const newQuoteSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['workflow_id', 'plan_id', 'wallet_address'],
+  properties: { workflow_id: WORKFLOW_ID, plan_id: PLAN_ID, wallet_address: WALLET },
+} as const;
+
+/** Body of POST /api/catalog/agent/renewals (the current plan, one more period). */
+export const renewalQuoteSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['workflow_id', 'wallet_address'],
+  properties: { workflow_id: WORKFLOW_ID, wallet_address: WALLET },
+} as const;
+
+/** Body of POST /api/catalog/agent/upgrades (a larger plan for the rest of the period). */
+export const upgradeQuoteSchema = newQuoteSchema;
+
+/** A quote request, as validated. */
+export interface QuoteRequest {
+  workflow_id: string;
+  plan_id?: string;
+  wallet_address: string;
+}
+
+/** Header of retry-activation (and of the payment): the payer's claim to the plan bundle's token. */
+export const PLAN_CLAIM_HEADER = 'X-CATALOG-PLAN-CLAIM';
+
+/** What the payer signs to claim the token (see payerClaimMessage): `humanlike: claim catalog plan token\nnonce: <nonce>`. */
+export const PLAN_CLAIM_SUBJECT = 'catalog plan token';
+
+/**
+ * Body of POST /api/catalog/agent/payments/{quote_id}: none, or the legacy `tx_hash` (a finalized
+ * SOL transfer from the quote's wallet) instead of a payment header. The quote says the rest.
+ */
+export const payQuoteSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { tx_hash: TX_HASH_SCHEMA },
+} as const;
+
+/** Body of retry-activation: none. */
+export const retryActivationSchema = { type: 'object', additionalProperties: false, properties: {} } as const;
