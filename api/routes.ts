@@ -8,6 +8,9 @@ import { PRODUCTS } from '../shared/products';
 import { adminOperations } from './admin/admin.openapi';
 import { aeiProgramOperations } from './aei-programs/aei-programs.openapi';
 import { aeiProgramRoutes } from './aei-programs/aei-programs.routes';
+import { pilotOperations } from './aei-programs/pilot/pilot.openapi';
+import { pilotRoutes } from './aei-programs/pilot/pilot.routes';
+import { pilotOperatorRoutes } from './aei-programs/pilot/sponsor.routes';
 import { companyOperations } from './aei-company/company.openapi';
 import { companyRoutes } from './aei-company/company.routes';
 import { guideRoutes } from './aei-company/guide.routes';
@@ -158,6 +161,7 @@ export function apiOperations(config: AppConfig): OperationSpec[] {
     ...proofCardOperations,
     ...communityReviewOperations,
     ...aeiProgramOperations,
+    ...pilotOperations,
     ...companyOperations,
     ...aeiOutreachOperations,
     ...liveOperations,
@@ -228,6 +232,8 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     proofCardRoutes(deps, operations),
     communityReviewRoutes(deps),
     aeiProgramRoutes(deps),
+    pilotRoutes(deps),
+    pilotOperatorRoutes(deps),
     companyRoutes(deps, stripe),
     guideRoutes(deps),
     aeiOutreachRoutes(deps),

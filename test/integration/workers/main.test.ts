@@ -16,6 +16,7 @@ import { PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from '../../../w
 import { EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from '../../../workers/duel/expire-duels.processor';
 import { MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from '../../../workers/maintenance/roleplay-expiry.processor';
 import { EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER } from '../../../workers/maintenance/embed-sweep.processor';
+import { PILOT_EXPIRY_JOB, PILOT_EXPIRY_SCHEDULER, PILOT_OFFER_JOB, PILOT_OFFER_SCHEDULER } from '../../../workers/maintenance/pilot-invitations.processor';
 import { testConfig } from '../../helpers/config';
 import { ensureTestDatabase } from '../../helpers/db';
 import { queuePrefix } from '../../helpers/redis';
@@ -71,6 +72,8 @@ describe('startWorkers', function () {
         [EXPIRE_DUELS_SCHEDULER, EXPIRE_DUELS_JOB, EVERY_MS],
         [MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, EVERY_MS],
         [EMBED_SWEEP_SCHEDULER, EMBED_SWEEP_JOB, EVERY_MS],
+        [PILOT_EXPIRY_SCHEDULER, PILOT_EXPIRY_JOB, EVERY_MS],
+        [PILOT_OFFER_SCHEDULER, PILOT_OFFER_JOB, EVERY_MS],
       ].sort(),
     );
 
@@ -87,6 +90,8 @@ describe('startWorkers', function () {
       [EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER],
       [MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER],
       [EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER],
+      [PILOT_EXPIRY_JOB, PILOT_EXPIRY_SCHEDULER],
+      [PILOT_OFFER_JOB, PILOT_OFFER_SCHEDULER],
     ]) {
       const slots = slotsOf(jobs, name, schedulerId);
       expect(slots.length, `${name} jobs`).to.be.at.least(3);
