@@ -93,7 +93,7 @@ export const pilotModelConsentRequestSchema = {
     },
   },
   if: { properties: { consent: { const: true } } },
-  then: { required: ['consent_version'] },
+  then: { required: ['consent_version'], properties: { consent_version: { type: 'string' } } },
 } as const;
 
 /** The validated model consent. */

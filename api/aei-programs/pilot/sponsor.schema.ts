@@ -48,8 +48,8 @@ export const sponsorRequestSchema = {
     quota_conversations: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'Conversations the sponsor pays for: invitations offered, started or stopped count; declined and expired ones do not.' },
     agent: { anyOf: [agentSchema, { type: 'null' }], description: 'The agent endpoint; null removes it (no invitations without one).' },
   },
-  if: { not: { required: ['sponsor_id'] } },
-  then: { required: ['name', 'topic', 'participant_brief'] },
+  if: { not: { required: ['sponsor_id'], properties: { sponsor_id: { type: 'string' } } } },
+  then: { required: ['name', 'topic', 'participant_brief'], properties: { name: { type: 'string' }, topic: { type: 'string' }, participant_brief: { type: 'string' } } },
 } as const;
 
 /** The validated sponsor request. */
