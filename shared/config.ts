@@ -166,8 +166,9 @@ export interface AppConfig {
     /**
      * Secret from which the key that encrypts sponsors' agent API keys at rest is derived
      * (AES-256-GCM). Never logged; changing it makes stored agent keys unreadable (re-enter them).
+     * Unset in production: no agent endpoint can be registered or called (the rest of the service runs).
      */
-    readonly agentKeySecret: string;
+    readonly agentKeySecret?: string;
   };
   readonly outbound: {
     /** Loopback or private addresses (IP or CIDR) that may be fetched anyway. Empty in production. */
@@ -266,7 +267,7 @@ interface EnvShape {
   WORKER_STALLED_INTERVAL_MS: number;
   MAINTENANCE_EVERY_MS: number;
   CALLER_HASH_KEY: string;
-  PILOT_AGENT_KEY_SECRET: string;
+  PILOT_AGENT_KEY_SECRET?: string;
   FREE_SCORE_LIMIT: number;
   FREE_WISHLIST_REQUIRED_FROM: number;
   WISHLIST_CAP_PER_CALLER: number;
@@ -355,7 +356,7 @@ const ENV_SCHEMA = {
     WORKER_STALLED_INTERVAL_MS: int(500, 600_000, 30_000),
     MAINTENANCE_EVERY_MS: int(1_000, 86_400_000, 60_000),
     CALLER_HASH_KEY: { type: 'string', minLength: 16, default: DEV_CALLER_HASH_KEY },
-    PILOT_AGENT_KEY_SECRET: { type: 'string', minLength: 32, default: DEV_PILOT_AGENT_KEY_SECRET },
+    PILOT_AGENT_KEY_SECRET: { type: 'string', minLength: 32 },
     FREE_SCORE_LIMIT: int(0, 1_000_000_000, 3),
     FREE_WISHLIST_REQUIRED_FROM: int(1, 1_000_000_001, 3),
     WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
@@ -464,7 +465,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     problems.push('CALLER_HASH_KEY must be set to a secret of at least 16 characters in production');
   }
   if (e.NODE_ENV === 'production' && e.PILOT_AGENT_KEY_SECRET === DEV_PILOT_AGENT_KEY_SECRET) {
-    problems.push('PILOT_AGENT_KEY_SECRET must be set to a secret of at least 32 characters in production');
+    problems.push('PILOT_AGENT_KEY_SECRET must be a secret of your own in production, not the development value');
   }
   // 3 lifetime free scores is a product rule; the limit is a knob only so benches can lift it.
   if (e.NODE_ENV === 'production' && e.FREE_SCORE_LIMIT > 3) {
@@ -553,7 +554,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
           ? { baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
           : undefined,
     },
-    pilot: { agentKeySecret: e.PILOT_AGENT_KEY_SECRET },
+    // Outside production a fixed development secret lets `npm start` and tests register agents.
+    pilot: { agentKeySecret: e.PILOT_AGENT_KEY_SECRET ?? (e.NODE_ENV === 'production' ? undefined : DEV_PILOT_AGENT_KEY_SECRET) },
     outbound: { allowAddresses: listOf(e.OUTBOUND_ALLOW_ADDRESSES), allowPorts: listOf(e.OUTBOUND_ALLOW_PORTS).map(Number) },
     embed: { maxInFlight: e.EMBED_MAX_IN_FLIGHT },
     payments: {

@@ -11,7 +11,11 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // Whole words only, in any letter case ("Acme" matches "ACME's", not "Acmetrics").
 function identityPattern(identity: SponsorIdentity): RegExp | undefined {
-  const terms = [identity.name, ...identity.domains].map((t) => t.trim()).filter((t) => t.length >= 2);
+  // Longest first, so a domain that starts with the name is hidden whole, not as the name plus a tail.
+  const terms = [identity.name, ...identity.domains]
+    .map((t) => t.trim())
+    .filter((t) => t.length >= 2)
+    .sort((a, b) => b.length - a.length);
   if (terms.length === 0) return undefined;
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
 }

@@ -255,6 +255,7 @@ export const pilotOperations: OperationSpec[] = [
       '201': { description: 'Created.', schema: { type: 'object', properties: { sponsor: sponsorViewSchema } } },
       '404': { description: 'sponsor_unknown.', schema: errorBodySchema },
       '409': { description: 'sponsor_name_taken.', schema: errorBodySchema },
+      '503': { description: 'agent_key_secret_unset: the server has no PILOT_AGENT_KEY_SECRET, so no agent key can be stored.', schema: errorBodySchema },
       ...credentialResponses('operator'),
       ...COMMON_RESPONSES,
     },

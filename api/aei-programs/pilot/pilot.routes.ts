@@ -80,7 +80,8 @@ export function pilotRoutes(deps: AppDeps): Router<AppState> {
   const router = createRouter();
   const ds = deps.dataSource;
   const prefix = deps.config.redis.queuePrefix;
-  const box = createSecretBox(deps.config.pilot.agentKeySecret, AGENT_KEY_PURPOSE);
+  const secret = deps.config.pilot.agentKeySecret;
+  const box = secret === undefined ? undefined : createSecretBox(secret, AGENT_KEY_PURPOSE);
   const guard = createOutboundGuard({ ...DEFAULT_OUTBOUND_POLICY, allowAddresses: deps.config.outbound.allowAddresses, allowPorts: deps.config.outbound.allowPorts });
 
   // Every refusal is the same 401 for a missing, malformed, unknown or deleted token.

@@ -19,7 +19,8 @@ import { listSponsors, saveSponsor } from './sponsor.store';
 export function pilotOperatorRoutes(deps: AppDeps): Router<AppState> {
   const router = createRouter();
   const ds = deps.dataSource;
-  const box = createSecretBox(deps.config.pilot.agentKeySecret, AGENT_KEY_PURPOSE);
+  const secret = deps.config.pilot.agentKeySecret;
+  const box = secret === undefined ? undefined : createSecretBox(secret, AGENT_KEY_PURPOSE);
 
   router.get('/api/operator/aei/sponsor', async (ctx: AppContext) => {
     ctx.set('Cache-Control', 'no-store');

@@ -109,13 +109,16 @@ function fieldError(path: string, rule: string, message: string): AppError {
  * sealed key copied onto another sponsor's row does not open. Pausing a sponsor expires its
  * invitations offered but not started.
  * @param ds - DataSource
- * @param box - the box sealing agent keys
+ * @param box - the box sealing agent keys (undefined when PILOT_AGENT_KEY_SECRET is unset)
  * @param body - the validated request
  * @returns the sponsor and whether it was created
- * @throws AppError 404 sponsor_unknown, 409 sponsor_name_taken, 422 brief_names_sponsor or validation_failed
+ * @throws AppError 404 sponsor_unknown, 409 sponsor_name_taken, 422 brief_names_sponsor or validation_failed, 503 agent_key_secret_unset
  */
-export async function saveSponsor(ds: DataSource, box: SecretBox, body: SponsorRequest): Promise<{ sponsor: SponsorView; created: boolean }> {
+export async function saveSponsor(ds: DataSource, box: SecretBox | undefined, body: SponsorRequest): Promise<{ sponsor: SponsorView; created: boolean }> {
   const baseUrl = body.agent ? checkedBaseUrl(body.agent.base_url) : undefined;
+  if (body.agent && !box) {
+    throw new AppError(503, 'agent_key_secret_unset', 'Agent keys cannot be stored: set PILOT_AGENT_KEY_SECRET (a secret of at least 32 characters) on the server.');
+  }
   return ds.transaction(async (tx) => {
     let id = body.sponsor_id?.toLowerCase();
     const created = id === undefined;
@@ -159,7 +162,7 @@ export async function saveSponsor(ds: DataSource, box: SecretBox, body: SponsorR
     } else if (body.agent) {
       await tx.query(
         `UPDATE pilot_sponsors SET agent_base_url = $2, agent_model = $3, agent_key_sealed = $4, last_agent_failure = NULL, last_agent_failure_at = NULL WHERE id = $1`,
-        [id, baseUrl, body.agent.model, box.seal(body.agent.api_key, id)],
+        [id, baseUrl, body.agent.model, box!.seal(body.agent.api_key, id)],
       );
     }
     if (body.state === 'paused') {
@@ -172,16 +175,16 @@ export async function saveSponsor(ds: DataSource, box: SecretBox, body: SponsorR
 /**
  * The sponsor behind an invitation, with its agent key opened.
  * @param ds - DataSource
- * @param box - the box sealing agent keys
+ * @param box - the box sealing agent keys (undefined when PILOT_AGENT_KEY_SECRET is unset)
  * @param sponsorId - the sponsor
- * @returns the sponsor's agent (endpoint null when none is set or the key no longer opens)
+ * @returns the sponsor's agent (endpoint null when none is set or the key does not open)
  */
-export async function loadSponsorAgent(ds: Pick<DataSource, 'query'>, box: SecretBox, sponsorId: string): Promise<SponsorAgent> {
+export async function loadSponsorAgent(ds: Pick<DataSource, 'query'>, box: SecretBox | undefined, sponsorId: string): Promise<SponsorAgent> {
   const [r] = (await ds.query(
     `SELECT id::text AS id, name, domains, topic, participant_brief, agent_instructions, agent_base_url, agent_model, agent_key_sealed FROM pilot_sponsors WHERE id = $1`,
     [sponsorId],
   )) as Array<Record<string, string | string[] | null>>;
-  const key = r.agent_key_sealed === null ? undefined : box.open(String(r.agent_key_sealed), String(r.id));
+  const key = r.agent_key_sealed === null || !box ? undefined : box.open(String(r.agent_key_sealed), String(r.id));
   return {
     sponsorId: String(r.id),
     name: String(r.name),
