@@ -38,10 +38,7 @@ import {
   type PilotReplyRequest,
 } from './pilot.schema';
 import { askSponsorAgent } from './sponsor-agent';
-import { loadSponsorAgent, recordAgentCall } from './sponsor.store';
-
-/** The purpose label of the box that seals sponsors' agent keys. */
-export const AGENT_KEY_PURPOSE = 'pilot-agent-key';
+import { AGENT_KEY_PURPOSE, loadSponsorAgent, recordAgentCall } from './sponsor.store';
 
 /** How long a participant's reply waits for the sponsor's agent. */
 export const AGENT_TIMEOUT_MS = 5_000;

@@ -5,9 +5,8 @@ import { createRouter } from '../../http/create-router';
 import type { AppDeps } from '../../http/deps';
 import { validateBody } from '../../http/validate';
 import { loadPilotEvidence } from './pilot-evidence';
-import { AGENT_KEY_PURPOSE } from './pilot.routes';
 import { sponsorRequestSchema, type SponsorRequest } from './sponsor.schema';
-import { listSponsors, saveSponsor } from './sponsor.store';
+import { AGENT_KEY_PURPOSE, listSponsors, saveSponsor } from './sponsor.store';
 
 /**
  * The pilot's operator side, behind the operator credential (checked before routing for every

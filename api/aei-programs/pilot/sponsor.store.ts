@@ -4,6 +4,9 @@ import type { SecretBox } from '../../../shared/secrets/secret-box';
 import { namesSponsor } from './identity-flag';
 import type { SponsorRequest } from './sponsor.schema';
 
+/** The purpose label of the box that seals sponsors' agent keys (see `createSecretBox`). */
+export const AGENT_KEY_PURPOSE = 'pilot-agent-key';
+
 /** What the conversation needs of a sponsor to reach its agent; the key is opened only here. */
 export interface SponsorAgent {
   sponsorId: string;
