@@ -31,7 +31,8 @@ type Query = Pick<DataSource, 'query'>;
  * day and hour inside their chosen times. The sponsor is an active one with an agent endpoint and
  * conversations left in its quota (declined and expired invitations give theirs back), on one of
  * the participant's topics when they chose any; sponsors the participant has met least come
- * first. Each participant is handled in its own transaction that locks the chosen sponsor, so two
+ * first. Participants offered least in the last 7 days are served first, so a scarce quota is
+ * spread over people rather than going back to whoever declined last. Each participant is handled in its own transaction that locks the chosen sponsor, so two
  * workers running this at once neither exceed a quota nor offer one participant twice (the
  * partial unique index on open invitations decides).
  * @param ds - DataSource
@@ -46,7 +47,7 @@ export async function offerInvitations(ds: DataSource): Promise<number> {
         AND lower(to_char(now() AT TIME ZONE 'UTC', 'dy')) = ANY (p.days)
         AND extract(hour FROM now() AT TIME ZONE 'UTC') >= p.hour_from
         AND extract(hour FROM now() AT TIME ZONE 'UTC') < p.hour_to
-      ORDER BY p.created_at`,
+      ORDER BY (SELECT count(*) FROM pilot_invitations i WHERE i.participant_id = p.id AND i.offered_at > now() - ${WEEK}), p.created_at`,
   )) as Array<{ id: string; topics: string[] }>;
   let offered = 0;
   for (const participant of candidates) {

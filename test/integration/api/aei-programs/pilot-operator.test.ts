@@ -133,6 +133,29 @@ describe('the pilot: sponsors, the guard, calibration and evidence', function ()
     expect((await me(stack.http, token)).invitation).to.equal(null);
   });
 
+  it("offers invitations only on a participant's topics, inside their hours, and within the sponsor's quota", async function () {
+    await createSponsor({ quota_conversations: 1 });
+    const hour = new Date().getUTCHours();
+    // A window that excludes the current UTC hour (the offering job reads the database's clock, the same machine's).
+    const elsewhere = hour < 23 ? { ...ANY_TIME, from_hour_utc: hour + 1, to_hour_utc: 24 } : { ...ANY_TIME, from_hour_utc: 0, to_hour_utc: 23 };
+    const banking = await enroll(stack.http);
+    await pilotPost(stack.http, banking, 'preferences', { topics: ['banking'], times: ANY_TIME }).expect(200);
+    const later = await enroll(stack.http);
+    await pilotPost(stack.http, later, 'preferences', { topics: ['travel'], times: elsewhere }).expect(200);
+    const first = await enroll(stack.http);
+    await pilotPost(stack.http, first, 'preferences', { topics: ['travel'], times: ANY_TIME }).expect(200);
+    await awaitInvitation(stack.http, first);
+    const second = await enroll(stack.http);
+    await pilotPost(stack.http, second, 'preferences', { times: ANY_TIME }).expect(200);
+    // Quota 1 is used by the first; declining gives it back, and the next run offers it to the second.
+    expect((await me(stack.http, second)).invitation).to.equal(null);
+    await pilotPost(stack.http, first, 'invitation/decline').expect(200);
+    await awaitInvitation(stack.http, second);
+    expect((await me(stack.http, banking)).invitation).to.equal(null);
+    expect((await me(stack.http, later)).invitation).to.equal(null);
+    expect(await query(`SELECT count(*)::int AS n FROM pilot_invitations`)).to.deep.equal([{ n: 2 }]);
+  });
+
   it('refuses, through the outbound guard, a sponsor endpoint on a private address: 503 to the participant, nothing stored, the reason to the operator', async function () {
     const port = new URL(provider.url).port;
     const created = await createSponsor({ agent: { base_url: `http://127.0.0.2:${port}/v1`, api_key: AGENT_KEY, model: 'm1' } });
