@@ -9,6 +9,9 @@ import { PRODUCTS } from '../shared/products';
 import { adminOperations } from './admin/admin.openapi';
 import { aeiProgramOperations } from './aei-programs/aei-programs.openapi';
 import { aeiProgramRoutes } from './aei-programs/aei-programs.routes';
+import { pilotOperations } from './aei-programs/pilot/pilot.openapi';
+import { pilotRoutes } from './aei-programs/pilot/pilot.routes';
+import { pilotOperatorRoutes } from './aei-programs/pilot/sponsor.routes';
 import { companyOperations } from './aei-company/company.openapi';
 import { companyRoutes } from './aei-company/company.routes';
 import { guideRoutes } from './aei-company/guide.routes';
@@ -176,6 +179,7 @@ export function apiOperations(config: AppConfig, methods: readonly PaymentMethod
     ...communityReviewOperations,
     ...aeiProgramOperations,
     ...validationOperations,
+    ...pilotOperations,
     ...companyOperations,
     ...aeiOutreachOperations,
     ...liveOperations,
@@ -250,6 +254,8 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
     communityReviewRoutes(deps),
     aeiProgramRoutes(deps),
     validationRoutes(),
+    pilotRoutes(deps),
+    pilotOperatorRoutes(deps),
     companyRoutes(deps, stripe),
     guideRoutes(deps),
     aeiOutreachRoutes(deps),

@@ -6,6 +6,8 @@ import { ConfigError } from './errors';
 
 /** The caller-hash key used when none is configured; refused when NODE_ENV is production. */
 export const DEV_CALLER_HASH_KEY = 'dev-only-caller-hash-key-do-not-use-in-production';
+/** The development key that encrypts pilot sponsors' agent keys; production refuses it. */
+export const DEV_PILOT_AGENT_KEY_SECRET = 'dev-only-pilot-agent-key-secret-do-not-use-in-production';
 
 /** USDC on Base mainnet (eip155:8453), the default payment asset. */
 export const BASE_USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -159,6 +161,15 @@ export interface AppConfig {
    * Calls to addresses a caller or a sponsor gave (install checks, pilot agents) go through the
    * outbound guard; these lists only widen it for development and tests (a loopback site).
    */
+  /** The pilot program (`/api/aei/pilot/*`). */
+  readonly pilot: {
+    /**
+     * Secret from which the key that encrypts sponsors' agent API keys at rest is derived
+     * (AES-256-GCM). Never logged; changing it makes stored agent keys unreadable (re-enter them).
+     * Unset in production: no agent endpoint can be registered or called (the rest of the service runs).
+     */
+    readonly agentKeySecret?: string;
+  };
   readonly outbound: {
     /** Loopback or private addresses (IP or CIDR) that may be fetched anyway. Empty in production. */
     readonly allowAddresses: readonly string[];
@@ -256,6 +267,7 @@ interface EnvShape {
   WORKER_STALLED_INTERVAL_MS: number;
   MAINTENANCE_EVERY_MS: number;
   CALLER_HASH_KEY: string;
+  PILOT_AGENT_KEY_SECRET?: string;
   FREE_SCORE_LIMIT: number;
   FREE_WISHLIST_REQUIRED_FROM: number;
   WISHLIST_CAP_PER_CALLER: number;
@@ -344,6 +356,7 @@ const ENV_SCHEMA = {
     WORKER_STALLED_INTERVAL_MS: int(500, 600_000, 30_000),
     MAINTENANCE_EVERY_MS: int(1_000, 86_400_000, 60_000),
     CALLER_HASH_KEY: { type: 'string', minLength: 16, default: DEV_CALLER_HASH_KEY },
+    PILOT_AGENT_KEY_SECRET: { type: 'string', minLength: 32 },
     FREE_SCORE_LIMIT: int(0, 1_000_000_000, 3),
     FREE_WISHLIST_REQUIRED_FROM: int(1, 1_000_000_001, 3),
     WISHLIST_CAP_PER_CALLER: int(1, 1000, 5),
@@ -451,6 +464,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (e.NODE_ENV === 'production' && e.CALLER_HASH_KEY === DEV_CALLER_HASH_KEY) {
     problems.push('CALLER_HASH_KEY must be set to a secret of at least 16 characters in production');
   }
+  if (e.NODE_ENV === 'production' && e.PILOT_AGENT_KEY_SECRET === DEV_PILOT_AGENT_KEY_SECRET) {
+    problems.push('PILOT_AGENT_KEY_SECRET must be a secret of your own in production, not the development value');
+  }
   // 3 lifetime free scores is a product rule; the limit is a knob only so benches can lift it.
   if (e.NODE_ENV === 'production' && e.FREE_SCORE_LIMIT > 3) {
     problems.push('FREE_SCORE_LIMIT above 3 is for benchmarks only and is refused in production');
@@ -538,6 +554,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
           ? { baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
           : undefined,
     },
+    // Outside production a fixed development secret lets `npm start` and tests register agents.
+    pilot: { agentKeySecret: e.PILOT_AGENT_KEY_SECRET ?? (e.NODE_ENV === 'production' ? undefined : DEV_PILOT_AGENT_KEY_SECRET) },
     outbound: { allowAddresses: listOf(e.OUTBOUND_ALLOW_ADDRESSES), allowPorts: listOf(e.OUTBOUND_ALLOW_PORTS).map(Number) },
     embed: { maxInFlight: e.EMBED_MAX_IN_FLIGHT },
     payments: {

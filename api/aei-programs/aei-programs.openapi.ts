@@ -20,7 +20,7 @@ import {
 const WORDING =
   'Wording review: raters judge replies on four scales (how human, how warm, how direct, how hesitant), integers ' +
   `${SCALE_MIN} to ${SCALE_MAX}. Items come only from text whose authors consented to this use (free-tier replies sent with ` +
-  'data_consent, paid replies sent with share_for_calibration) and show the text alone, with no author, profile, source or time; ' +
+  'data_consent, paid replies sent with share_for_calibration, pilot replies whose author holds the model consent) and show the text alone, with no author, profile, source or time; ' +
   'an item whose source is deleted disappears with it. ' +
   `One of ${ATTENTION_CHECKS.length} attention checks (items whose text says how to rate them) is mixed into each batch; a rater who ` +
   `answers ${EXCLUDING_FAILURES} otherwise than they ask is left out of calibration and nothing else changes. The session token is shown ` +

@@ -102,6 +102,24 @@ async function syncItems(ds: DataSource): Promise<void> {
       );
     }
   }
+  // Pilot replies enter only while their author holds the model consent; withdrawing it deletes the items.
+  const replies = (await ds.query(
+    `SELECT t.id::text AS id, t.text FROM pilot_turns t JOIN pilot_participants p ON p.id = t.participant_id
+      WHERE t.role = 'participant' AND p.model_consent_at IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM wording_review_items i WHERE i.pilot_turn_id = t.id)
+      ORDER BY t.created_at LIMIT $1`,
+    [SYNC_BATCH],
+  )) as Array<{ id: string; text: string }>;
+  for (const row of replies) {
+    const engine = engineScaleValues(scoreText({ text: row.text }));
+    await ds.query(
+      `INSERT INTO wording_review_items (pilot_turn_id, scorer_version, engine_human, engine_warm, engine_direct, engine_hesitant)
+       SELECT $1, $2, $3, $4, $5, $6 FROM pilot_turns t JOIN pilot_participants p ON p.id = t.participant_id
+        WHERE t.id = $1 AND p.model_consent_at IS NOT NULL
+       ON CONFLICT DO NOTHING`,
+      [row.id, SCORER_VERSION, engine.human, engine.warm, engine.direct, engine.hesitant],
+    );
+  }
   await ds.query(
     `INSERT INTO wording_review_items (attention_check) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING`,
     [ATTENTION_CHECKS.map((c) => c.key)],
@@ -119,10 +137,11 @@ async function syncItems(ds: DataSource): Promise<void> {
 export async function nextItems(ds: DataSource, sessionId: string): Promise<ItemToRate[]> {
   await syncItems(ds);
   const content = (await ds.query(
-    `SELECT i.id::text AS item_id, coalesce(f.text, c.text) AS text
+    `SELECT i.id::text AS item_id, coalesce(f.text, c.text, t.text) AS text
        FROM wording_review_items i
        LEFT JOIN free_corpus_entries f ON f.id = i.free_corpus_entry_id
        LEFT JOIN calibration_shares c ON c.id = i.calibration_share_id
+       LEFT JOIN pilot_turns t ON t.id = i.pilot_turn_id
       WHERE i.attention_check IS NULL
         AND NOT EXISTS (SELECT 1 FROM wording_review_ratings r WHERE r.item_id = i.id AND r.session_id = $1)
       ORDER BY (SELECT count(*) FROM wording_review_ratings r WHERE r.item_id = i.id), random()
@@ -189,7 +208,9 @@ export interface CalibrationRating {
 
 /**
  * The calibration set: ratings of consented content items by raters who failed fewer than
- * {@link EXCLUDING_FAILURES} attention checks. Attention-check answers never enter it.
+ * {@link EXCLUDING_FAILURES} attention checks (attention-check answers never enter it), and pilot
+ * participants' ratings of agents' turns, only of participants who hold the model consent now (each
+ * participant is one rater, each agent turn one item).
  * @param ds - DataSource
  * @returns the ratings
  */
@@ -200,7 +221,14 @@ export async function calibrationRatings(ds: Query): Promise<CalibrationRating[]
        FROM wording_review_ratings r
        JOIN wording_review_items i ON i.id = r.item_id
        JOIN wording_review_sessions s ON s.id = r.session_id
-      WHERE i.attention_check IS NULL AND s.attention_failures < $1`,
+      WHERE i.attention_check IS NULL AND s.attention_failures < $1
+     UNION ALL
+     SELECT 'pilot:' || f.turn_id::text, 'pilot:' || f.participant_id::text, f.human, f.warm, f.direct, f.hesitant,
+            t.engine_human, t.engine_warm, t.engine_direct, t.engine_hesitant
+       FROM pilot_feedback f
+       JOIN pilot_turns t ON t.id = f.turn_id
+       JOIN pilot_participants p ON p.id = f.participant_id
+      WHERE p.model_consent_at IS NOT NULL`,
     [EXCLUDING_FAILURES],
   )) as Array<Record<string, number | string>>;
   return rows.map((r) => ({

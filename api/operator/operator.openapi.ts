@@ -2,6 +2,7 @@ import type { OperationSpec } from '../http/openapi/operation';
 import { COMMON_RESPONSES, credentialResponses } from '../http/responses.schema';
 import { CONVERSION_ATTRIBUTION } from './public-results-conversion';
 import { CORPUS_INSIGHT_DEFINITIONS } from './corpus-insights';
+import { REPORTED_UPLIFT_DEFINITION } from './reported-uplift';
 import { conversionQuerySchema, conversionSchema, corpusInsightsSchema } from './operator.schema';
 
 /** OpenAPI specs of the operator reads. */
@@ -10,10 +11,10 @@ export const operatorOperations: OperationSpec[] = [
     method: 'get',
     path: '/api/operator/corpus-insights',
     operationId: 'getCorpusInsights',
-    summary: 'Per-profile clean-sample counts, average score and measured uplift of the free corpus (operator).',
+    summary: 'Per-profile clean-sample counts, average score and measured uplift of the free corpus, and the uplift bundle holders reported (operator).',
     description:
       `Clean sample: ${CORPUS_INSIGHT_DEFINITIONS.clean_sample} Average: ${CORPUS_INSIGHT_DEFINITIONS.average_eq_score} ` +
-      `Uplift: ${CORPUS_INSIGHT_DEFINITIONS.uplift} Aggregates only: no text, caller hash or entry id.`,
+      `Uplift: ${CORPUS_INSIGHT_DEFINITIONS.uplift} reported_uplift: ${REPORTED_UPLIFT_DEFINITION} Aggregates only: no text, caller hash, bundle or entry id.`,
     tags: ['operators'],
     security: 'operatorToken',
     responses: {

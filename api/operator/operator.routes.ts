@@ -6,6 +6,7 @@ import { validateQuery } from '../http/validate';
 import { loadCorpusInsights } from './corpus-insights';
 import { conversionQuerySchema, type ConversionQuery } from './operator.schema';
 import { loadConversion } from './public-results-conversion';
+import { loadReportedUplift } from './reported-uplift';
 
 /**
  * The operator reads. The operator credential is checked before routing, by `operatorGuard`,
@@ -18,7 +19,8 @@ export function operatorRoutes(deps: AppDeps): Router<AppState> {
 
   router.get('/api/operator/corpus-insights', async (ctx: AppContext) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await loadCorpusInsights(deps.dataSource);
+    const [insights, reported] = await Promise.all([loadCorpusInsights(deps.dataSource), loadReportedUplift(deps.dataSource)]);
+    ctx.body = { ...insights, reported_uplift: reported };
   });
 
   router.get('/api/operator/public-results/conversion', validateQuery(conversionQuerySchema), async (ctx: AppContext) => {

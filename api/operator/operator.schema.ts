@@ -32,11 +32,41 @@ const uplift = {
   },
 } as const;
 
+const nullableNumber = { type: ['number', 'null'] } as const;
+
+const reportedLine = {
+  type: 'object',
+  required: ['reports', 'bundles', 'applied', 'not_applied', 'suppressed'],
+  properties: {
+    reports: { type: 'integer', minimum: 0 },
+    bundles: { type: ['integer', 'null'], description: 'Distinct reporting bundles; null below five.' },
+    applied: {
+      type: 'object',
+      properties: { reports: { type: 'integer' }, mean_eq_change: nullableNumber, interval95: { anyOf: [{ type: 'array', items: { type: 'number' } }, { type: 'null' }] } },
+    },
+    not_applied: { type: 'object', properties: { reports: { type: 'integer' }, mean_eq_change: nullableNumber } },
+    suppressed: { type: 'boolean' },
+  },
+} as const;
+
+/** The measured uplift bundle holders reported (`POST /api/aei/outcome`), part of the corpus insights. */
+export const reportedUpliftSchema = {
+  type: 'object',
+  required: ['definition', 'min_bundles', 'totals', 'profiles'],
+  properties: {
+    definition: { type: 'string' },
+    min_bundles: { type: 'integer' },
+    totals: reportedLine,
+    profiles: { type: 'array', items: { ...reportedLine, required: ['profile', ...reportedLine.required], properties: { profile: { type: 'string', enum: PROFILE_IDS }, ...reportedLine.properties } } },
+  },
+} as const;
+
 /** The body of `GET /api/operator/corpus-insights`. */
 export const corpusInsightsSchema = {
   type: 'object',
-  required: ['generated_at', 'definitions', 'totals', 'profiles'],
+  required: ['generated_at', 'definitions', 'totals', 'profiles', 'reported_uplift'],
   properties: {
+    reported_uplift: reportedUpliftSchema,
     generated_at: { type: 'string', format: 'date-time' },
     definitions: {
       type: 'object',

@@ -10,7 +10,7 @@ export interface ChatProvider {
 
 /** One chat message. */
 export interface ChatMessage {
-  role: 'system' | 'user';
+  role: 'system' | 'user' | 'assistant';
   content: string;
 }
 

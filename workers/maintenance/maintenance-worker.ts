@@ -26,6 +26,7 @@ import {
   MAINTENANCE_SETTLEMENT_RECONCILER_JOB,
   MAINTENANCE_SETTLEMENT_RECONCILER_SCHEDULER,
 } from './maintenance.processor';
+import { createPilotExpiryProcessor, createPilotOfferProcessor, PILOT_EXPIRY_JOB, PILOT_EXPIRY_SCHEDULER, PILOT_OFFER_JOB, PILOT_OFFER_SCHEDULER } from './pilot-invitations.processor';
 import { createProofCardRefreshProcessor, PROOF_CARD_REFRESH_JOB, PROOF_CARD_REFRESH_SCHEDULER } from './proof-card-refresh.processor';
 import { createRoleplayExpiryProcessor, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from './roleplay-expiry.processor';
 
@@ -90,6 +91,8 @@ function maintenanceJobs(deps: MaintenanceDeps): { jobs: Record<string, Schedule
       everyMs: every,
       process: createInstallReverifyProcessor({ dataSource, outbound: createOutboundGuard({ ...DEFAULT_OUTBOUND_POLICY, ...config.outbound }), log }),
     },
+    [PILOT_EXPIRY_JOB]: { scheduler: PILOT_EXPIRY_SCHEDULER, everyMs: every, process: createPilotExpiryProcessor({ dataSource, log }) },
+    [PILOT_OFFER_JOB]: { scheduler: PILOT_OFFER_SCHEDULER, everyMs: every, process: createPilotOfferProcessor({ dataSource, log }) },
   };
   const stripe = createStripeClient(config.cards);
   if (!stripe) return { jobs, unscheduled: [CARD_RENEWALS_SCHEDULER, CARD_RECONCILER_SCHEDULER] };

@@ -17,6 +17,7 @@ import { EXPIRE_DUELS_JOB, EXPIRE_DUELS_SCHEDULER } from '../../../workers/duel/
 import { MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER } from '../../../workers/maintenance/roleplay-expiry.processor';
 import { EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER } from '../../../workers/maintenance/embed-sweep.processor';
 import { INSTALL_REVERIFY_JOB, INSTALL_REVERIFY_SCHEDULER } from '../../../workers/maintenance/install-reverify.processor';
+import { PILOT_EXPIRY_JOB, PILOT_EXPIRY_SCHEDULER, PILOT_OFFER_JOB, PILOT_OFFER_SCHEDULER } from '../../../workers/maintenance/pilot-invitations.processor';
 import { testConfig } from '../../helpers/config';
 import { ensureTestDatabase } from '../../helpers/db';
 import { queuePrefix } from '../../helpers/redis';
@@ -73,6 +74,8 @@ describe('startWorkers', function () {
         [MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER, MAINTENANCE_ROLEPLAY_EXPIRY_JOB, EVERY_MS],
         [EMBED_SWEEP_SCHEDULER, EMBED_SWEEP_JOB, EVERY_MS],
         [INSTALL_REVERIFY_SCHEDULER, INSTALL_REVERIFY_JOB, EVERY_MS],
+        [PILOT_EXPIRY_SCHEDULER, PILOT_EXPIRY_JOB, EVERY_MS],
+        [PILOT_OFFER_SCHEDULER, PILOT_OFFER_JOB, EVERY_MS],
       ].sort(),
     );
 
@@ -90,6 +93,8 @@ describe('startWorkers', function () {
       [MAINTENANCE_ROLEPLAY_EXPIRY_JOB, MAINTENANCE_ROLEPLAY_EXPIRY_SCHEDULER],
       [EMBED_SWEEP_JOB, EMBED_SWEEP_SCHEDULER],
       [INSTALL_REVERIFY_JOB, INSTALL_REVERIFY_SCHEDULER],
+      [PILOT_EXPIRY_JOB, PILOT_EXPIRY_SCHEDULER],
+      [PILOT_OFFER_JOB, PILOT_OFFER_SCHEDULER],
     ]) {
       const slots = slotsOf(jobs, name, schedulerId);
       expect(slots.length, `${name} jobs`).to.be.at.least(3);

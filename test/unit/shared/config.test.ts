@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BASE_USDC_ADDRESS, DEV_CALLER_HASH_KEY, loadConfig } from '../../../shared/config';
+import { BASE_USDC_ADDRESS, DEV_CALLER_HASH_KEY, loadConfig, DEV_PILOT_AGENT_KEY_SECRET } from '../../../shared/config';
 import { ConfigError } from '../../../shared/errors';
 
 describe('loadConfig', function () {
@@ -85,5 +85,15 @@ describe('loadConfig', function () {
   it('refuses the development caller-hash key in production', function () {
     expect(() => loadConfig({ NODE_ENV: 'production' })).to.throw(ConfigError, /CALLER_HASH_KEY/);
     expect(loadConfig({ NODE_ENV: 'production', CALLER_HASH_KEY: 'a-real-secret-of-enough-length' }).env).to.equal('production');
+  });
+
+  it('keeps the pilot agent-key secret unset in production unless given, and refuses the development one there', function () {
+    const prod = { NODE_ENV: 'production', CALLER_HASH_KEY: 'a-real-secret-of-enough-length' };
+    expect(loadConfig(prod).pilot.agentKeySecret).to.equal(undefined);
+    expect(loadConfig({}).pilot.agentKeySecret).to.equal(DEV_PILOT_AGENT_KEY_SECRET);
+    const own = 'x'.repeat(32);
+    expect(loadConfig({ ...prod, PILOT_AGENT_KEY_SECRET: own }).pilot.agentKeySecret).to.equal(own);
+    expect(() => loadConfig({ ...prod, PILOT_AGENT_KEY_SECRET: DEV_PILOT_AGENT_KEY_SECRET })).to.throw(ConfigError, /PILOT_AGENT_KEY_SECRET/);
+    expect(() => loadConfig({ PILOT_AGENT_KEY_SECRET: 'short' })).to.throw(ConfigError, /PILOT_AGENT_KEY_SECRET/);
   });
 });
