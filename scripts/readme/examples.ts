@@ -109,6 +109,9 @@ const scriptCheckBody = {
 };
 
 /** Every generated example of the README, in the order they appear. */
+/** The documents that hold generated examples, from the repository root; each example stands in one of them. */
+export const EXAMPLE_FILES = ['README.md', 'docs/products.md'] as const;
+
 export const README_EXAMPLES: readonly ReadmeExample[] = [
   {
     id: 'free-score',

@@ -3,20 +3,22 @@ import path from 'node:path';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../../api/app';
-import { README_EXAMPLES } from '../../../../scripts/readme/examples';
+import { EXAMPLE_FILES, README_EXAMPLES } from '../../../../scripts/readme/examples';
 import { readBlocks, replaceBlocks } from '../../../../scripts/readme/readme-blocks';
 import { fakeDeps } from '../../../helpers/fake-deps';
 
-const README = path.resolve(__dirname, '../../../../README.md');
+const ROOT = path.resolve(__dirname, '../../../..');
+const README = path.join(ROOT, 'README.md');
 
 describe('README examples', function () {
   // The examples run the engine on a handful of replies (the language detector loads once).
   this.timeout(60_000);
   const readme = readFileSync(README, 'utf8');
 
-  it('shows, between its markers, exactly what the current engine and presenters answer for each example', async function () {
-    const blocks = readBlocks(readme);
-    expect(blocks.map((b) => b.id)).to.deep.equal(README_EXAMPLES.map((e) => e.id));
+  it('shows, between its markers in the README and the docs, exactly what the current engine and presenters answer for each example', async function () {
+    const blocks = EXAMPLE_FILES.flatMap((name) => readBlocks(readFileSync(path.join(ROOT, name), 'utf8')));
+    expect(blocks.map((b) => b.id).sort()).to.deep.equal(README_EXAMPLES.map((e) => e.id).sort());
+    expect(readBlocks(readme).length, 'the README keeps examples of its own').to.be.at.least(3);
     for (const example of README_EXAMPLES) {
       const shown = blocks.find((b) => b.id === example.id)!.content;
       const current = (await example.render()).replace(/\n+$/, '');
