@@ -20,7 +20,7 @@ export class CreateCatalogAttribution1796150000000 implements MigrationInterface
         url text NOT NULL,
         install_kind text NOT NULL,
         job_slugs text[] NOT NULL,
-        signing_secret_sealed bytea NOT NULL,
+        signing_secret_sealed text NOT NULL,
         created_by uuid NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT pk_catalog_partners PRIMARY KEY (id),

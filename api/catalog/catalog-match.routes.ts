@@ -18,7 +18,7 @@ import { JOB_SLUG_PATTERN, matchRequestSchema, partnerRequestSchema, recommendQu
 import { CONVERSIONS_PATH, parseConversion, recordConversion, verifyConversionSignature } from './conversions';
 import { createHandoffRateLimit } from './handoff-rate-limit';
 import { recordHandoff } from './handoff-store';
-import { createPartner, listPartners, partnerOffering, partnerSealingKey, partnersForJob, type PartnerInput } from './partner-store';
+import { createPartner, listPartners, partnerOffering, partnerSecretBox, partnersForJob, type PartnerInput } from './partner-store';
 import { matchPath, offeringsOfJob, presentJobMatch, presentOffering } from './present-offering';
 import { queryFingerprinter } from './query-fingerprint';
 
@@ -44,7 +44,7 @@ const jobOf = (slug: string) => {
 export function catalogMatchRoutes(deps: AppDeps): Router<AppState> {
   const router = createRouter();
   const { dataSource } = deps;
-  const sealingKey = partnerSealingKey(deps.config.freeTier.callerHashKey);
+  const secretBox = partnerSecretBox(deps.config.freeTier.callerHashKey);
   const fingerprint = queryFingerprinter(deps.config.freeTier.callerHashKey);
   const requireOperator = operatorCredentialCheck(deps);
   const handoffLimit = createHandoffRateLimit({ redis: deps.redis, prefix: deps.config.redis.queuePrefix });
@@ -121,7 +121,7 @@ export function catalogMatchRoutes(deps: AppDeps): Router<AppState> {
   router.post(CONVERSIONS_PATH, async (ctx: AppContext) => {
     const raw = await readRawBody(ctx, deps.config.http.bodyLimitBytes);
     const body = parseConversion(raw);
-    const messageId = await verifyConversionSignature(ctx, dataSource, sealingKey, raw, body.partner_id);
+    const messageId = await verifyConversionSignature(ctx, dataSource, secretBox, raw, body.partner_id);
     const outcome = await recordConversion(dataSource, body.partner_id, messageId, body);
     ctx.state.log.info({ partnerId: body.partner_id, counted: outcome.counted }, 'catalog conversion received');
     ctx.status = outcome.counted ? 201 : 200;
@@ -144,7 +144,7 @@ export function catalogMatchRoutes(deps: AppDeps): Router<AppState> {
   }
 
   router.post('/api/operator/catalog/partners', validateBody(partnerRequestSchema), async (ctx: AppContext) => {
-    const created = await createPartner(dataSource, sealingKey, ctx.state.body as PartnerInput, ctx.state.credential?.id);
+    const created = await createPartner(dataSource, secretBox, ctx.state.body as PartnerInput, ctx.state.credential?.id);
     ctx.state.log.info({ partnerId: created.partner.partner_id }, 'catalog partner listed');
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');

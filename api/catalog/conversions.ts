@@ -4,6 +4,7 @@ import { AppError, ValidationError } from '../../shared/errors';
 import { compileBodySchema, toFieldProblems } from '../http/ajv';
 import type { AppContext } from '../http/context';
 import { conversionRequestSchema } from './catalog-match.schema';
+import type { SecretBox } from '../../shared/secrets/secret-box';
 import { partnerSigningSecret } from './partner-store';
 
 /** The path of the signed conversion callback (the JSON body parser leaves it alone: the signature covers the raw bytes). */
@@ -67,16 +68,16 @@ export function parseConversion(raw: Buffer): ConversionBody {
  * secret learns nothing about who is listed.
  * @param ctx - Koa context (the headers)
  * @param ds - DataSource
- * @param key - the sealing key of partner secrets
+ * @param box - the box partner signing secrets are sealed in
  * @param raw - the bytes received
  * @param partnerId - the partner the body names
  * @returns the message id (`webhook-id`)
  * @throws AppError 401 signature_invalid
  */
-export async function verifyConversionSignature(ctx: AppContext, ds: DataSource, key: Buffer, raw: Buffer, partnerId: string): Promise<string> {
+export async function verifyConversionSignature(ctx: AppContext, ds: DataSource, box: SecretBox, raw: Buffer, partnerId: string): Promise<string> {
   const headers = { 'webhook-id': ctx.get('webhook-id'), 'webhook-timestamp': ctx.get('webhook-timestamp'), 'webhook-signature': ctx.get('webhook-signature') };
   if (!MESSAGE_ID.test(headers['webhook-id'])) throw invalidSignature();
-  const secret = await partnerSigningSecret(ds, key, partnerId);
+  const secret = await partnerSigningSecret(ds, box, partnerId);
   if (secret === undefined) throw invalidSignature();
   try {
     new Webhook(secret).verify(raw, headers);

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { sealingKey } from '../../shared/secrets/sealed-secret';
+import { derivedKey } from '../../shared/secrets/secret-box';
 
 /**
  * What the service keeps of a recommend query, for its own log line: the length in code points and
@@ -10,6 +10,6 @@ import { sealingKey } from '../../shared/secrets/sealed-secret';
  * @returns the fingerprint function
  */
 export function queryFingerprinter(serverSecret: string): (query: string) => { query_length: number; query_hash: string } {
-  const key = sealingKey(serverSecret, 'catalog-query-log');
+  const key = derivedKey(serverSecret, 'catalog-query-log');
   return (query) => ({ query_length: [...query].length, query_hash: createHmac('sha256', key).update(query, 'utf8').digest('hex').slice(0, 16) });
 }

@@ -29,7 +29,7 @@ export interface SecretBox {
  * @returns the box
  */
 export function createSecretBox(secret: string, purpose: string): SecretBox {
-  const key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), Buffer.from(`humanlike:${purpose}`, 'utf8'), 32));
+  const key = derivedKey(secret, purpose);
   const aad = (context: string) => Buffer.from(`${purpose}\u0000${context}`, 'utf8');
   return {
     seal(plain, context) {
@@ -52,4 +52,16 @@ export function createSecretBox(secret: string, purpose: string): SecretBox {
       }
     },
   };
+}
+
+/**
+ * A 32-byte key for one purpose, derived from a configured secret with HKDF-SHA256, so one secret
+ * never serves two purposes with the same key and no key is the secret itself (a box's key, an
+ * HMAC key for a keyed hash).
+ * @param secret - the configured secret
+ * @param purpose - a fixed label
+ * @returns the key
+ */
+export function derivedKey(secret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), Buffer.from(`humanlike:${purpose}`, 'utf8'), 32));
 }
