@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { scoreText } from '../../shared/scoring';
 import type { ProfileResult, SignalResult } from '../../shared/scoring';
 import { AppError } from '../../shared/errors';
+import { countInWindow } from '../http/fixed-window';
 import type { GuideRequest } from './guide.schema';
 
 /** Guide calls per window for a caller without a token (per keyed hash of the client address). */
@@ -169,11 +170,8 @@ export async function releaseReplay(redis: Redis, prefix: string, caller: GuideC
  * @throws AppError 429 guide_rate_limited with Retry-After
  */
 export async function takeRateSlot(redis: Redis, prefix: string, caller: GuideCaller, limit: number): Promise<number> {
-  const window = Math.floor(Date.now() / 1000 / GUIDE_WINDOW_SECONDS);
-  const key = `${prefix}aei-guide:rate:${caller.kind}:${caller.id}:${window}`;
-  const [[, count]] = (await redis.multi().incr(key).expire(key, GUIDE_WINDOW_SECONDS * 2).exec()) as [[Error | null, number], [Error | null, number]];
+  const { count, retryAfterSeconds: retry } = await countInWindow(redis, `${prefix}aei-guide:rate:${caller.kind}:${caller.id}`, GUIDE_WINDOW_SECONDS);
   if (count > limit) {
-    const retry = GUIDE_WINDOW_SECONDS - (Math.floor(Date.now() / 1000) % GUIDE_WINDOW_SECONDS);
     throw new AppError(429, 'guide_rate_limited', `At most ${limit} guide calls per ${GUIDE_WINDOW_SECONDS} s ${caller.kind === 'bundle' ? 'per bundle token' : 'without a token'}; a company token has its own allowance.`, {
       headers: { 'Retry-After': String(retry) },
       details: { limit, window_seconds: GUIDE_WINDOW_SECONDS },

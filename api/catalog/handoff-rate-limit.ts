@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import { countInWindow, type WindowCount } from '../http/fixed-window';
 
 /** Handoffs one client may record per hour: far above what a developer selecting offerings makes. */
 export const HANDOFFS_PER_HOUR = 120;
@@ -9,7 +10,7 @@ const WINDOW_SECONDS = 3600;
 
 /**
  * A per-client hourly limit on recorded handoffs, counted in Redis so every web process shares it
- * (a fixed window from the client's first handoff: INCR, then EXPIRE NX). Handoffs are anonymous
+ * (a fixed window from the client's first handoff). Handoffs are anonymous
  * rows behind public totals; the limit keeps one client from inflating them.
  * @param deps - the producer Redis connection and the deployment's key prefix
  * @returns `take(caller, log)`, which counts one handoff
@@ -24,20 +25,17 @@ export function createHandoffRateLimit(deps: { redis: Redis; prefix: string }) {
      */
     async take(caller: string, log: Logger): Promise<void> {
       const key = `${deps.prefix}:catalog-handoffs:${caller}`;
-      let count: number;
-      let ttl: number;
+      let counted: WindowCount;
       try {
-        const results = await deps.redis.multi().incr(key).expire(key, WINDOW_SECONDS, 'NX').ttl(key).exec();
-        count = Number(results?.[0]?.[1] ?? 0);
-        ttl = Number(results?.[2]?.[1] ?? WINDOW_SECONDS);
+        counted = await countInWindow(deps.redis, key, WINDOW_SECONDS);
       } catch (err) {
         // Redis down: the handoff is recorded (logged); a developer's selection matters more than
         // the flood limit during an outage.
         log.warn({ err }, 'catalog handoff rate limit unavailable');
         return;
       }
-      if (count > HANDOFFS_PER_HOUR) {
-        const retryAfter = Math.max(1, ttl);
+      if (counted.count > HANDOFFS_PER_HOUR) {
+        const retryAfter = counted.retryAfterSeconds;
         throw new AppError(429, 'handoff_rate_limited', `At most ${HANDOFFS_PER_HOUR} handoffs per hour from one client; retry later.`, {
           headers: { 'Retry-After': String(retryAfter) },
           details: { limit: HANDOFFS_PER_HOUR, window_seconds: WINDOW_SECONDS, retry_after_seconds: retryAfter },

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../../../shared/errors';
+import { countInWindow } from '../../http/fixed-window';
 
 /** The window of the pilot's per-participant limits. */
 export const PILOT_WINDOW_SECONDS = 60;
@@ -18,11 +19,8 @@ export const PILOT_LIMITS = { reply: 12, feedback: 30 } as const;
  */
 export async function takePilotSlot(redis: Redis, prefix: string, kind: keyof typeof PILOT_LIMITS, participantId: string): Promise<void> {
   const limit = PILOT_LIMITS[kind];
-  const window = Math.floor(Date.now() / 1000 / PILOT_WINDOW_SECONDS);
-  const key = `${prefix}aei-pilot:rate:${kind}:${participantId}:${window}`;
-  const [[, count]] = (await redis.multi().incr(key).expire(key, PILOT_WINDOW_SECONDS * 2).exec()) as [[Error | null, number], [Error | null, number]];
+  const { count, retryAfterSeconds: retry } = await countInWindow(redis, `${prefix}aei-pilot:rate:${kind}:${participantId}`, PILOT_WINDOW_SECONDS);
   if (count > limit) {
-    const retry = PILOT_WINDOW_SECONDS - (Math.floor(Date.now() / 1000) % PILOT_WINDOW_SECONDS);
     throw new AppError(429, 'pilot_rate_limited', `At most ${limit} ${kind} posts per ${PILOT_WINDOW_SECONDS} s per participant.`, {
       headers: { 'Retry-After': String(retry) },
       details: { limit, window_seconds: PILOT_WINDOW_SECONDS },
