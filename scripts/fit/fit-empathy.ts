@@ -7,7 +7,7 @@ import { solve } from '../lib/fit';
 import { auroc, ranks, spearman } from '../lib/stats';
 
 /** Version written into weights/empathy.json; bump it whenever the fit or its features change. */
-export const EMPATHY_WEIGHTS_VERSION = 'empathy-1.6.0';
+export const EMPATHY_WEIGHTS_VERSION = 'empathy-1.6.1';
 
 const WEIGHTS_PATH = resolve(__dirname, '..', '..', 'shared', 'scoring', 'weights', 'empathy.json');
 /**
@@ -255,7 +255,14 @@ if (require.main === module) {
   const sources = empathySources().map((s) => ({ name: s.name, licence: s.licence, label: s.label, rows: 'fold != 0 (wassa23: train split)', trainFigure: train[s.name] }));
   const fit = {
     sources,
-    vocabulary: 'none learned: every construct is a hand-written rule or word list (lexicons/empathy.ts); the data set only the weights below',
+    vocabulary:
+      'none learned from data: every construct is a hand-written rule or word list (lexicons/empathy.ts); the er, ip-share and ex-ask lists, which once held phrases found by mining EPITOME, were rewritten in engine 1.6.1 as constructions from published theory (lexicons/empathy-theory.ts); the data set only the weights below',
+    provenance: {
+      model: `each of the ${Object.keys(model).length} weights is one number fitted jointly on ${sources.map((s) => `${s.name} (${s.licence})`).join(', ')}; no phrase, word or n-gram was taken from any of them`,
+      calibration: 'two numbers (zero, one) set by hand so that the EPITOME and ESConv reply quartiles stay where engine 1.4.0 put them (see calibration.note)',
+      settings: 'disclosureFirstPerson, valenceScale and load are hand-set and kept across refits',
+      lexicons: 'lexicons/empathy.ts and lexicons/empathy-theory.ts: written from Sharma et al. 2020 (definitions of emotional reactions, interpretations and explorations), Miller & Rollnick (open questions, affirmations, simple and complex reflections), Linehan (levels of validation) and general emotion vocabularies; no data set',
+    },
     method: `ridge lambda ${lambda} (chosen from ${LAMBDA_GRID.join(', ')} by leave-one-source-out), shrunk toward a prior weight of ${PRIOR} per feature (signed), on log(1 + sentences) per construct and specificity, contempt and log(1 + advice sentences), labels ranked within each source and every source weighted equally; signs fixed by theory (constructs >= 0; dismissal, phatic, contempt and advice <= 0)`,
     selection: `a feature whose univariate Spearman runs against its sign by more than ${SIGN_FLIP} in any source is left out`,
     dropped,

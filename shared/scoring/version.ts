@@ -9,7 +9,7 @@ import hesitation from './weights/hesitation.json';
 import humanLikeness from './weights/human-likeness.json';
 
 /** Bump on any change to formulas, rules or code-held word lists; the hash tracks the data files. */
-export const ENGINE_VERSION = '1.6.0';
+export const ENGINE_VERSION = '1.6.1';
 
 const DATA: unknown[] = [PROFILES, directness, empathy, formality, hesitation, humanLikeness, empathyLexicon, hesitationLexicon];
 

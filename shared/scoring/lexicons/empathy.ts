@@ -1,15 +1,15 @@
 import type { LexiconEntry } from '../lexicon';
+import { EXPLORATION_OPENERS, REACTION_PHRASES, SHARED_EXPERIENCE_PHRASES, SUPPORT_PHRASES } from './empathy-theory';
 
 /**
  * Curated phrases for the empathy dimension (docs/scoring.md §2), by EPITOME mechanism.
  *
- * Sources: the markers mined in scoring.md §2 and our own n-gram mining of the EPITOME Reddit responses
- * (folds 1-4 only; n-grams with high precision for a mechanism level > 0), plus common reflective-listening
- * templates. Apostrophe-less spellings ("im", "youre") are listed because forum and chat text drops them.
- * Licence note: the lists added with engine 1.5.0 (perspective by self-projection, validation, dismissal,
- * phatic small talk, concern words) are hand-written from the reflective-listening and emotion
- * literature, not mined from any corpus; the older `er`, `ip-share` and `ex-ask` lists still hold
- * entries first found by the EPITOME mining above (academic, non-commercial data).
+ * Sources: the `er`, `ip-share` and `ex-ask` lists are written from the published definitions of
+ * empathic communication, reflective listening and validation (empathy-theory.ts gives the references)
+ * and no longer hold anything first found by mining EPITOME; the lists added with engine 1.5.0
+ * (perspective by self-projection, validation, dismissal, phatic small talk, concern words) are
+ * hand-written from the same literature; the remaining lists are common reflective-listening templates.
+ * Apostrophe-less spellings ("im", "youre") are listed because forum and chat text drops them.
  *
  * Categories:
  * - `er`: emotional reaction (warmth, concern, support). Weight 2 marks an explicit feeling word
@@ -28,41 +28,9 @@ import type { LexiconEntry } from '../lexicon';
  * - `dismiss`: brushing the feeling aside or rushing past it ("at least", "calm down", "could be worse").
  */
 export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
-  // ER, explicit feeling for the other person.
-  ...['sorry', "i'm sorry", 'im sorry', 'i am sorry', 'so sorry', 'sorry to hear', 'sorry you', 'sorry that', 'sorry for your loss'].map(
-    (phrase): LexiconEntry => ({ phrase, category: 'er', weight: 2 }),
-  ),
-  ...[
-    'hugs', 'hug', 'big hug', 'virtual hug', 'sending hugs', 'sending love', 'sending you', '< 3', '<3', 'my heart goes out', 'breaks my heart', 'heartbreaking', 'heart breaking',
-    'i feel for you', 'i feel you', 'feel so bad for you', 'feel bad for you', 'worried about you', 'concerned about you', 'i care about you', 'that sucks', 'that really sucks', 'sucks that',
-    "that's awful", 'that is awful', "that's terrible", 'that is terrible', "that's horrible", "that's rough", "that's tough", 'so sad', 'how awful', "that's so sad",
-    "that's hard", 'that is hard', 'so hard', 'must be hard', 'must be so hard', 'poor thing', 'oh no', 'aw', 'aww', 'awww',
-  ].map((phrase): LexiconEntry => ({ phrase, category: 'er', weight: 2 })),
-  // ER, supportive formulas.
-  ...[
-    'i hope', 'hope you', 'hope things', 'hope it', 'hope that', 'hopefully', 'i wish you', 'wish you', 'wishing you', 'good luck', 'best of luck', 'all the best', 'best wishes', 'take care', 'be well',
-    'hang in there', 'stay strong', 'be strong', 'keep going', 'keep fighting', "don't give up", 'dont give up', 'do not give up', 'never give up', 'you can do this', 'you can do it', 'you got this', "you've got this",
-    "you're not alone", 'youre not alone', 'you are not alone', 'not alone', "i'm here", 'im here', 'i am here', 'here for you', 'here if you', "i'm always here", 'here to listen', 'here to talk',
-    'feel free to pm', 'feel free to message', 'feel free to dm', 'feel free to talk', 'feel free to vent', 'feel free to reach out', 'pm me', 'dm me', 'message me', 'msg me', 'send me a message', 'my inbox',
-    'my dms', 'talk to me', 'want to talk', 'wanna talk', 'need to talk', 'need someone to talk', 'someone to talk to', 'if you ever need', 'if you need someone', 'if you need anyone', 'if you need to talk',
-    'if you want to talk', 'reach out to me', 'here to listen', 'happy to listen', 'willing to listen', 'an ear', 'vent',
-    'it gets better', 'it will get better', 'will get better', 'things will get better', 'it will be okay', "it'll be okay", "it'll be ok", 'it will be ok', "you'll be okay", "you'll be ok", "you'll get through",
-    'you will get through', 'get through this', "it's okay", "it's ok", 'its okay', 'its ok', "that's okay", "that's ok", "it's alright", "it's not your fault", 'not your fault',
-    'you deserve', 'you matter', "you're worth", 'you are worth', 'you are loved', "you're loved", 'proud of you', "i'm proud", "you're strong", 'you are strong', "you're brave", 'you are brave',
-    "don't worry", 'dont worry', 'do not worry', 'no need to worry', 'everything will be', 'will be fine', 'will be okay', 'will be ok', 'going to be okay', 'going to be ok', 'going to be fine',
-    'will get better', 'get better', 'my condolences', 'condolences', 'you will get', "you'll get", 'you will find', "you'll find", 'you will be', "you'll be",
-    "you're doing great", 'you are doing great', "you're doing well", 'glad you', "i'm glad", 'im glad', 'happy for you', 'congrats', 'congratulations', 'love you', 'cares about you', 'care about you',
-    'please don\'t', 'please dont', 'please stay', 'be gentle with yourself', 'be kind to yourself', 'take it easy', 'one day at a time', 'you are important', "you're important", 'stay safe',
-  ].map((phrase): LexiconEntry => ({ phrase, category: 'er', weight: 1 })),
-
-  // ER, more reactions seen in forum replies.
-  ...[
-    "i'm listening", 'im listening', "i'm right here", 'im right here', 'right here for you', "you aren't alone", 'you arent alone', 'not crazy', "you're not crazy", 'you are not crazy', 'i support you',
-    'thankful for you', "don't do it", 'dont do it', 'please don\'t do it', "that's great", 'thats great', "that's wonderful", "that's awesome", "that's amazing", 'so happy for you', 'be proud', 'good for you',
-    'well done', 'great job', 'keep it up', 'stay positive', 'you can get through', 'you will be okay', 'you will be fine', "you'll be fine", 'brighter days', 'better days', 'it will pass', 'this too shall pass',
-    'i promise', 'trust me', 'big hugs', 'love to hear', "i'd love to hear", 'frustrating', 'that must suck', 'sucks', 'so unfair', "that's not fair", 'not fair', 'what a shame', 'feel better',
-    'get well', 'feel better soon', "i'm with you", 'wonderful news', 'great news', 'good news', 'so happy to hear', 'glad to hear', 'im with you', 'stay with us', 'stick around', 'we need you', 'the world needs you',
-  ].map((phrase): LexiconEntry => ({ phrase, category: 'er', weight: 1 })),
+  // ER: reactions and support, written from theory (empathy-theory.ts).
+  ...REACTION_PHRASES,
+  ...SUPPORT_PHRASES,
 
   // ER and IP at once: a shared feeling.
   ...[
@@ -100,12 +68,8 @@ export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
       (feeling) => [`that's ${feeling}`, `that's so ${feeling}`, `that's really ${feeling}`, `thats ${feeling}`, `that is ${feeling}`, `how ${feeling}`, `must be ${feeling}`],
     ),
   ].map((phrase): LexiconEntry => ({ phrase, category: 'ip-validate', weight: 1 })),
-  // IP, shared experience.
-  ...[
-    'same boat', 'same thing happened', 'the same way', 'felt the same', 'feel the same', 'been there', "i've been there", 'ive been there', 'i have been there', 'i was', 'i had', "i've had", 'ive had',
-    "i've been", 'ive been', 'i have been', 'i used to', 'when i was', 'when i', 'i went through', 'i felt', 'i struggled', 'i struggle', 'i also', 'i too', 'years ago', 'for me', 'happened to me',
-    'my experience', 'in my experience', 'i did', 'i tried', 'helped me', 'i dealt', 'i deal with', 'i suffer', 'i suffered', 'i know that feeling', 'i still', 'my depression', 'my anxiety', 'i lost',
-  ].map((phrase): LexiconEntry => ({ phrase, category: 'ip-share', weight: 1 })),
+  // IP, shared experience (empathy-theory.ts).
+  ...SHARED_EXPERIENCE_PHRASES,
 
   // IP, "same" only as a sentence opener ("Same. I stopped sleeping too"); elsewhere it is mostly "the same file".
   { phrase: 'same', category: 'ip-lead', weight: 1 },
@@ -120,12 +84,8 @@ export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
   ...['tell me more', 'tell me about', 'can you tell me', "i'm curious", 'im curious', 'i wonder if you', "i'm wondering if you", 'want to talk about it', 'wanna talk about it', 'what happened', "what's going on", 'whats going on'].map(
     (phrase): LexiconEntry => ({ phrase, category: 'ex', weight: 1 }),
   ),
-  // EX, question openers (need a question).
-  ...[
-    'are you', 'have you', 'do you', 'did you', 'were you', 'would you', 'could you', 'can you', 'will you', 'is there', 'is it', 'does it', 'did it', 'does that', 'was it', 'how are you', 'how do you', 'how did you',
-    'how long', 'how is', "how's", 'how was', 'what do you', 'what did you', 'what are you', 'what is it', "what's", 'what makes you', 'what made you', 'why do you', 'why did you', 'why are you', 'when did you',
-    'where do you', 'who do you', 'is that', 'any idea', 'anything you', 'is anyone', 'do they', 'does your', 'have they', 'has your', 'you ok', 'you okay', 'u ok', 'r u', 'are u', 'do u', 'have u',
-  ].map((phrase): LexiconEntry => ({ phrase, category: 'ex-ask', weight: 1 })),
+  // EX, question openers (need a question; empathy-theory.ts).
+  ...EXPLORATION_OPENERS,
 
   // Dismissal: minimising the feeling or hurrying the person past it (the opposite of validation).
   ...[
