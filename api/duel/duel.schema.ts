@@ -1,4 +1,4 @@
-import { DUEL_PROMPTS } from '../../shared/duel/prompts';
+import { DUEL_PROMPTS } from './duel-prompts';
 import { PRODUCT_TERMS } from '../../shared/products';
 import { DELAY_SECONDS_SCHEMA, PROFILE_ID_SCHEMA, PROPOSED_TEXT_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
 import type { BodyOf, QueryOf } from '../http/ajv';
