@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { FromSchema } from 'json-schema-to-ts';
 import { ConfigError } from './errors';
 
 /** The caller-hash key used when none is configured; refused when NODE_ENV is production. */
@@ -12,316 +13,24 @@ export const DEV_PILOT_AGENT_KEY_SECRET = 'dev-only-pilot-agent-key-secret-do-no
 /** USDC on Base mainnet (eip155:8453), the default payment asset. */
 export const BASE_USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
-/** The whole configuration, parsed once from the environment and frozen. */
-export interface AppConfig {
-  readonly env: 'development' | 'production' | 'test';
-  readonly log: { readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
-  readonly http: {
-    readonly port: number;
-    /** Interface to bind; undefined binds every interface. */
-    readonly host?: string;
-    /** How many reverse proxies in front of the API append to X-Forwarded-For (0: use the socket address). */
-    readonly trustedProxyHops: number;
-    readonly bodyLimitBytes: number;
-    readonly corsOrigin: string;
-    /** A request whose headers are not complete after this long is answered 408 and its connection closed. */
-    readonly headersTimeoutMs: number;
-    /**
-     * The same for the whole request, body included. It ends once the request is received: a
-     * response may stream for longer (the live feed does).
-     */
-    readonly requestTimeoutMs: number;
-    /** How long an idle keep-alive connection stays open; above the idle timeout of a proxy in front. */
-    readonly keepAliveTimeoutMs: number;
-    /**
-     * Browser origins (`scheme://host[:port]`) allowed to call the MCP endpoint, besides the origin
-     * of `PUBLIC_BASE_URL`; a request with another Origin is refused (DNS-rebinding protection).
-     */
-    readonly mcpAllowedOrigins: readonly string[];
-  };
-  /** Connections to the live feed (`GET /api/feed`), per web process; beyond either limit the answer is 429. */
-  readonly feed: {
-    /** Open streams per caller (an IPv4 address or an IPv6 /64). */
-    readonly maxPerCaller: number;
-    /** Open streams in all. */
-    readonly maxConnections: number;
-  };
-  /** How long in-flight requests and active jobs get on shutdown before they are cut off. */
-  readonly shutdownGraceMs: number;
-  readonly redis: {
-    readonly url: string;
-    /** BullMQ key prefix; lets several deployments (or test runs) share one Redis. */
-    readonly queuePrefix: string;
-  };
-  readonly db: {
-    /** PostgreSQL URL; undefined only under the `npm start` supervisor, which supplies an embedded one. */
-    readonly url?: string;
-    readonly poolMax: number;
-    readonly ssl: boolean;
-    /**
-     * Hot statements (see shared/db/hot-statement) run as named prepared statements, parsed and
-     * planned once per connection. Off where connections share one backend session (the embedded
-     * PGlite of `npm start`, a transaction-mode pooler without prepared-statement support).
-     */
-    readonly preparedStatements?: boolean;
-  };
-  readonly jobs: {
-    /** Deadline for a job's result before the API answers 504 job_timeout. */
-    readonly waitTimeoutMs: number;
-    /** Deadline for handing a job to Redis before the API answers 503. */
-    readonly enqueueTimeoutMs: number;
-    readonly attempts: number;
-    readonly backoffMs: number;
-    /** How long finished jobs stay in Redis (the waiter checks a finished job once after subscribing). */
-    readonly keepSeconds: number;
-  };
-  readonly scoring: {
-    /** Piscina threads per worker process. */
-    readonly threads: number;
-    /** Jobs one worker process runs at once (about the thread count: Redis stays the backlog). */
-    readonly concurrency: number;
-    /** BullMQ lock duration: a killed worker's job is retried after about this long. */
-    readonly lockDurationMs: number;
-    readonly stalledIntervalMs: number;
-    /** Interval of the maintenance heartbeat job scheduler. */
-    readonly maintenanceEveryMs: number;
-  };
-  readonly freeTier: {
-    /** HMAC key for caller hashes; the raw client address is never stored. */
-    readonly callerHashKey: string;
-    /** Lifetime free scores per caller (3, never reset). */
-    readonly scoreLimit: number;
-    /** The ordinal of the first free score that needs a wishlist item first (3: "before the third"). */
-    readonly wishlistRequiredFrom: number;
-    /** Wishlist items one caller may submit. */
-    readonly wishlistCap: number;
-  };
-  /** Proof cards (README "Proof cards"). */
-  readonly proofCards: {
-    /** Whole UTC days (today included) the evidence counters cover: the cards' `metrics_window`. */
-    readonly windowDays: number;
-    /** Interval of the maintenance job that rebuilds the cards' evidence snapshot. */
-    readonly refreshEveryMs: number;
-  };
-  /** Discovery documents (llms.txt, the /.well-known manifests). */
-  readonly discovery: {
-    /**
-     * The MCP registry's HTTP domain-verification record served at /.well-known/mcp-registry-auth
-     * (`v=MCPv1; k=ed25519; p=<base64 public key>`); unset: that path answers 404.
-     */
-    readonly mcpRegistryAuth?: string;
-  };
-  /** Operator and admin credentials (README "Operating"). */
-  readonly operators: {
-    /** Failed credential attempts one caller may make per window; beyond, 429 until the window ends. */
-    readonly authFailureLimit: number;
-    readonly authFailureWindowSeconds: number;
-    /** Port of each worker process's `/metrics` (job durations, process metrics); undefined: not served. */
-    readonly workerMetricsPort?: number;
-    /** Address the worker metrics listen on (loopback unless a scraper elsewhere needs it). */
-    readonly workerMetricsHost: string;
-  };
-  /** Community review (`/api/community-review`): writes one caller may make per hour; beyond, 429. */
-  readonly communityReview: {
-    /** Review sessions (consents) per caller per hour. */
-    readonly sessionsPerHour: number;
-    /** Rating submissions per caller per hour. */
-    readonly responsesPerHour: number;
-  };
-  /**
-   * Card credit packs (README "Card credit packs", docs/card-packs.md): Stripe through the official
-   * SDK. With no secret key the card routes answer 503 card_payments_unavailable; `npm start` starts
-   * the local development card processor and sets all three for web and worker.
-   */
-  readonly cards: {
-    /** Stripe secret key (`sk_...`); unset: card payments are off. Never logged. */
-    readonly stripeSecretKey?: string;
-    /** Signing secret of the webhook endpoint (`whsec_...`); required with the secret key. Never logged. */
-    readonly stripeWebhookSecret?: string;
-    /**
-     * Base URL of a Stripe-compatible API (`http://127.0.0.1:4030`): the local development card
-     * processor. Unset: api.stripe.com.
-     */
-    readonly stripeApiUrl?: string;
-    /** Oldest webhook signature timestamp accepted, in seconds (Stripe's default tolerance is 300). */
-    readonly webhookToleranceSeconds: number;
-    /** Deadline of one call to the card processor. */
-    readonly stripeTimeoutMs: number;
-    /** Interval of the maintenance jobs that charge due renewals and reconcile missed webhooks. */
-    readonly maintenanceEveryMs: number;
-    /** How far back the reconciler lists the processor's events, in seconds (Stripe keeps 30 days). */
-    readonly reconcileLookbackSeconds: number;
-  };
-  /**
-   * The OpenAI-compatible chat-completions provider of the features that need a language model
-   * (the embedded check's contextual mode). Unset: those features answer "unavailable" and charge nothing.
-   */
-  readonly llm: { readonly provider?: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } };
-  /**
-   * Calls to addresses a caller or a sponsor gave (install checks, pilot agents) go through the
-   * outbound guard; these lists only widen it for development and tests (a loopback site).
-   */
-  /** The pilot program (`/api/aei/pilot/*`). */
-  readonly pilot: {
-    /**
-     * Secret from which the key that encrypts sponsors' agent API keys at rest is derived
-     * (AES-256-GCM). Never logged; changing it makes stored agent keys unreadable (re-enter them).
-     * Unset in production: no agent endpoint can be registered or called (the rest of the service runs).
-     */
-    readonly agentKeySecret?: string;
-  };
-  readonly outbound: {
-    /** Loopback or private addresses (IP or CIDR) that may be fetched anyway. Empty in production. */
-    readonly allowAddresses: readonly string[];
-    /** Ports besides 80 and 443 that may be fetched. Empty in production. */
-    readonly allowPorts: readonly number[];
-  };
-  /** The embedded check (`POST /api/embed/check`). */
-  readonly embed: {
-    /** Checks one web process works on at once; beyond, 429 paid_capacity_busy with Retry-After (no charge). */
-    readonly maxInFlight: number;
-  };
-  readonly payments: {
-    /** CAIP-2 network of the default USDC rail. */
-    readonly network: string;
-    readonly usdcAsset: string;
-    /** EIP-712 domain of the USDC token (`extra.name`, `extra.version` of the requirement). */
-    readonly usdcName: string;
-    readonly usdcVersion: string;
-    /** `maxTimeoutSeconds` of every requirement: how long a signed authorization may stay valid. */
-    readonly maxTimeoutSeconds: number;
-    /** Base URL of the x402 facilitator (`/verify`, `/settle`, `/supported`). */
-    readonly facilitatorUrl: string;
-    /** Deadline of one facilitator call. */
-    readonly facilitatorTimeoutMs: number;
-    /** How long the API waits for a settlement job before answering 504 (the payment stays replayable). */
-    readonly settleWaitMs: number;
-    /**
-     * Settlement jobs one worker process runs at once. They wait on the facilitator and a block,
-     * not the CPU, so this is sized by the paid rate a worker must carry times the settlement
-     * latency (README "Performance"), bounded by what the facilitator accepts, not by cores.
-     */
-    readonly settlementConcurrency: number;
-    /**
-     * Per-call payments one web process works on at once before their settlement (verification,
-     * reservation, the work, the stored result): the gate adapts between these bounds to the latency
-     * of that work; equal bounds fix it.
-     */
-    readonly admission: { readonly min: number; readonly max: number };
-    /**
-     * A scored authorization still unsettled after this long is checked against the chain by the
-     * maintenance reconciler, like one whose settlement outcome is unknown (a worker died mid-settlement).
-     */
-    readonly reconcileAfterSeconds: number;
-    /** A bundle redemption still reserved after this long was abandoned: its credit is given back. */
-    readonly abandonedRedemptionSeconds: number;
-    /**
-     * Public origin of the service (`https://host[:port]`): `resource.url` of every challenge and every
-     * absolute URL of the discovery documents. Unset: the request's own protocol and Host, and for
-     * discovery documents only when no proxy is trusted (behind one they answer 503 until it is set).
-     */
-    readonly publicBaseUrl?: string;
-    /** x402 v1 network name of the legacy SOL rail. */
-    readonly legacyNetwork: string;
-    /** Solana JSON-RPC endpoint that legacy payments are verified against (read-only). */
-    readonly solanaRpcUrl: string;
-    /**
-     * EVM JSON-RPC endpoint of the USDC network, read-only, for wallet signatures only a contract
-     * can vouch for (ERC-1271/6492: smart-wallet payments and bundle recovery). Unset: keys' signatures only.
-     */
-    readonly evmRpcUrl?: string;
-    /** Treasury receiving addresses published in the pricing manifest (unset: published as null). */
-    readonly treasury: { readonly evm?: string; readonly solana?: string };
-  };
-}
+type IntSchema = { readonly type: 'integer'; readonly minimum: number; readonly maximum: number };
 
-interface EnvShape {
-  NODE_ENV: 'development' | 'production' | 'test';
-  LOG_LEVEL: AppConfig['log']['level'];
-  PORT: number;
-  HOST?: string;
-  TRUSTED_PROXY_HOPS: number;
-  HTTP_BODY_LIMIT_BYTES: number;
-  CORS_ORIGIN: string;
-  MCP_ALLOWED_ORIGINS: string;
-  HTTP_HEADERS_TIMEOUT_MS: number;
-  HTTP_REQUEST_TIMEOUT_MS: number;
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
-  FEED_MAX_PER_CALLER: number;
-  FEED_MAX_CONNECTIONS: number;
-  SHUTDOWN_GRACE_MS: number;
-  REDIS_URL: string;
-  QUEUE_PREFIX: string;
-  DATABASE_URL?: string;
-  DATABASE_POOL_MAX: number;
-  DATABASE_SSL: boolean;
-  DATABASE_PREPARED_STATEMENTS: boolean;
-  JOB_WAIT_TIMEOUT_MS: number;
-  JOB_ENQUEUE_TIMEOUT_MS: number;
-  JOB_ATTEMPTS: number;
-  JOB_BACKOFF_MS: number;
-  JOB_KEEP_SECONDS: number;
-  SCORING_THREADS?: number;
-  SCORING_CONCURRENCY?: number;
-  WORKER_LOCK_DURATION_MS: number;
-  WORKER_STALLED_INTERVAL_MS: number;
-  MAINTENANCE_EVERY_MS: number;
-  CALLER_HASH_KEY: string;
-  PILOT_AGENT_KEY_SECRET?: string;
-  FREE_SCORE_LIMIT: number;
-  FREE_WISHLIST_REQUIRED_FROM: number;
-  WISHLIST_CAP_PER_CALLER: number;
-  MCP_REGISTRY_AUTH?: string;
-  OPERATOR_AUTH_FAILURE_LIMIT: number;
-  PROOF_CARD_WINDOW_DAYS: number;
-  PROOF_CARD_REFRESH_MS: number;
-  OPERATOR_AUTH_FAILURE_WINDOW_SECONDS: number;
-  COMMUNITY_REVIEW_SESSIONS_PER_HOUR: number;
-  COMMUNITY_REVIEW_RESPONSES_PER_HOUR: number;
-  WORKER_METRICS_PORT?: number;
-  WORKER_METRICS_HOST: string;
-  X402_NETWORK: string;
-  USDC_ASSET_ADDRESS: string;
-  USDC_ASSET_NAME: string;
-  USDC_ASSET_VERSION: string;
-  X402_MAX_TIMEOUT_SECONDS: number;
-  X402_FACILITATOR_URL: string;
-  X402_FACILITATOR_TIMEOUT_MS: number;
-  SETTLEMENT_WAIT_TIMEOUT_MS: number;
-  SETTLEMENT_CONCURRENCY: number;
-  PAID_ADMISSION_MIN: number;
-  PAID_ADMISSION_MAX: number;
-  SETTLEMENT_RECONCILE_AFTER_SECONDS: number;
-  BUNDLE_REDEMPTION_ABANDONED_SECONDS: number;
-  PUBLIC_BASE_URL?: string;
-  X402_LEGACY_NETWORK: string;
-  SOLANA_RPC_URL: string;
-  EVM_RPC_URL?: string;
-  TREASURY_EVM_ADDRESS?: string;
-  TREASURY_SOLANA_ADDRESS?: string;
-  STRIPE_SECRET_KEY?: string;
-  STRIPE_WEBHOOK_SECRET?: string;
-  STRIPE_API_URL?: string;
-  STRIPE_WEBHOOK_TOLERANCE_SECONDS: number;
-  STRIPE_TIMEOUT_MS: number;
-  CARD_MAINTENANCE_EVERY_MS: number;
-  CARD_RECONCILE_LOOKBACK_SECONDS: number;
-  LLM_BASE_URL?: string;
-  LLM_API_KEY?: string;
-  LLM_MODEL?: string;
-  EMBED_MAX_IN_FLIGHT: number;
-  OUTBOUND_ALLOW_ADDRESSES: string;
-  OUTBOUND_ALLOW_PORTS: string;
+// An integer variable; with a default it is always present after validation (ajv's useDefaults).
+function int(minimum: number, maximum: number): IntSchema;
+function int(minimum: number, maximum: number, dflt: number): IntSchema & { readonly default: number };
+function int(minimum: number, maximum: number, dflt?: number): IntSchema & { readonly default?: number } {
+  return dflt === undefined ? { type: 'integer', minimum, maximum } : { type: 'integer', minimum, maximum, default: dflt };
 }
-
-const int = (minimum: number, maximum: number, dflt?: number) =>
-  dflt === undefined ? { type: 'integer', minimum, maximum } : { type: 'integer', minimum, maximum, default: dflt };
 
 const EVM_ADDRESS = '^0x[0-9a-fA-F]{40}$';
 
-// Every variable the service reads, with its default; see README "Configuration".
+// Every variable the service reads, with its default; see README "Configuration". Its type is
+// derived from it (EnvShape), and the configuration's from the mapping in configFrom: a variable is
+// written here and where it lands, nowhere else.
 const ENV_SCHEMA = {
   type: 'object',
+  // Only these keys are ever copied from the environment; closing the object closes EnvShape too.
+  additionalProperties: false,
   properties: {
     NODE_ENV: { type: 'string', enum: ['development', 'production', 'test'], default: 'development' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
@@ -407,7 +116,10 @@ const ENV_SCHEMA = {
 
 const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: true });
 addFormats(ajv);
-const validateEnv = ajv.compile<EnvShape>(ENV_SCHEMA);
+const validateEnv = ajv.compile(ENV_SCHEMA);
+
+// The validated environment: a variable with a default is always present (useDefaults).
+type EnvShape = FromSchema<typeof ENV_SCHEMA>;
 
 function describe(err: ErrorObject): string {
   const name = err.instancePath.replace(/^\//, '');
@@ -491,93 +203,252 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (llmSet > 0 && llmSet < 3) problems.push('LLM_BASE_URL, LLM_API_KEY and LLM_MODEL must be set together (or none of them)');
   if (problems.length > 0) throw new ConfigError(problems);
 
+  return deepFreeze(configFrom(e));
+}
+
+// The configuration as callers see it: frozen (every member readonly, arrays included), and a member
+// that may be undefined optional, so a part built by hand (a test's data source) may leave it out.
+type Frozen<T> = T extends readonly (infer U)[]
+  ? readonly Frozen<U>[]
+  : T extends object
+    ? Flat<{ readonly [K in keyof T as undefined extends T[K] ? never : K]: Frozen<T[K]> } & { readonly [K in keyof T as undefined extends T[K] ? K : never]?: Frozen<T[K]> }>
+    : T;
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** The whole configuration, parsed once from the environment and frozen (its members are documented in {@link configFrom}). */
+export type AppConfig = Frozen<ReturnType<typeof configFrom>>;
+
+// Where each variable lands in the configuration; the members' comments are AppConfig's.
+function configFrom(e: EnvShape) {
   const threads = e.SCORING_THREADS ?? Math.max(1, Math.min(4, availableParallelism()));
-  return deepFreeze<AppConfig>({
+  return {
     env: e.NODE_ENV,
     log: { level: e.LOG_LEVEL },
     http: {
       port: e.PORT,
+      /** Interface to bind; undefined binds every interface. */
       host: e.HOST,
+      /** How many reverse proxies in front of the API append to X-Forwarded-For (0: use the socket address). */
       trustedProxyHops: e.TRUSTED_PROXY_HOPS,
       bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,
       corsOrigin: e.CORS_ORIGIN,
+      /** A request whose headers are not complete after this long is answered 408 and its connection closed. */
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      /**
+       * The same for the whole request, body included. It ends once the request is received: a
+       * response may stream for longer (the live feed does).
+       */
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      /** How long an idle keep-alive connection stays open; above the idle timeout of a proxy in front. */
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-      mcpAllowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter((o) => o !== ''),
+      /**
+       * Browser origins (`scheme://host[:port]`) allowed to call the MCP endpoint, besides the origin
+       * of `PUBLIC_BASE_URL`; a request with another Origin is refused (DNS-rebinding protection).
+       */
+      mcpAllowedOrigins: listOf(e.MCP_ALLOWED_ORIGINS),
     },
-    feed: { maxPerCaller: e.FEED_MAX_PER_CALLER, maxConnections: e.FEED_MAX_CONNECTIONS },
+    /** Connections to the live feed (`GET /api/feed`), per web process; beyond either limit the answer is 429. */
+    feed: {
+      /** Open streams per caller (an IPv4 address or an IPv6 /64). */
+      maxPerCaller: e.FEED_MAX_PER_CALLER,
+      /** Open streams in all. */
+      maxConnections: e.FEED_MAX_CONNECTIONS,
+    },
+    /** How long in-flight requests and active jobs get on shutdown before they are cut off. */
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    redis: { url: e.REDIS_URL, queuePrefix: e.QUEUE_PREFIX },
-    db: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, ssl: e.DATABASE_SSL, preparedStatements: e.DATABASE_PREPARED_STATEMENTS },
+    redis: {
+      url: e.REDIS_URL,
+      /** BullMQ key prefix; lets several deployments (or test runs) share one Redis. */
+      queuePrefix: e.QUEUE_PREFIX,
+    },
+    db: {
+      /** PostgreSQL URL; undefined only under the `npm start` supervisor, which supplies an embedded one. */
+      url: e.DATABASE_URL,
+      poolMax: e.DATABASE_POOL_MAX,
+      ssl: e.DATABASE_SSL,
+      /**
+       * Hot statements (see shared/db/hot-statement) run as named prepared statements, parsed and
+       * planned once per connection. Off where connections share one backend session (the embedded
+       * PGlite of `npm start`, a transaction-mode pooler without prepared-statement support).
+       */
+      // Always set here; optional for data sources built by hand (tests, benches, the supervisor).
+      preparedStatements: e.DATABASE_PREPARED_STATEMENTS as boolean | undefined,
+    },
     jobs: {
+      /** Deadline for a job's result before the API answers 504 job_timeout. */
       waitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
+      /** Deadline for handing a job to Redis before the API answers 503. */
       enqueueTimeoutMs: e.JOB_ENQUEUE_TIMEOUT_MS,
       attempts: e.JOB_ATTEMPTS,
       backoffMs: e.JOB_BACKOFF_MS,
+      /** How long finished jobs stay in Redis (the waiter checks a finished job once after subscribing). */
       keepSeconds: e.JOB_KEEP_SECONDS,
     },
     scoring: {
+      /** Piscina threads per worker process. */
       threads,
+      /** Jobs one worker process runs at once (about the thread count: Redis stays the backlog). */
       concurrency: e.SCORING_CONCURRENCY ?? threads,
+      /** BullMQ lock duration: a killed worker's job is retried after about this long. */
       lockDurationMs: e.WORKER_LOCK_DURATION_MS,
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
+      /** Interval of the maintenance heartbeat job scheduler. */
       maintenanceEveryMs: e.MAINTENANCE_EVERY_MS,
     },
     freeTier: {
+      /** HMAC key for caller hashes; the raw client address is never stored. */
       callerHashKey: e.CALLER_HASH_KEY,
+      /** Lifetime free scores per caller (3, never reset). */
       scoreLimit: e.FREE_SCORE_LIMIT,
+      /** The ordinal of the first free score that needs a wishlist item first (3: "before the third"). */
       wishlistRequiredFrom: e.FREE_WISHLIST_REQUIRED_FROM,
+      /** Wishlist items one caller may submit. */
       wishlistCap: e.WISHLIST_CAP_PER_CALLER,
     },
-    proofCards: { windowDays: e.PROOF_CARD_WINDOW_DAYS, refreshEveryMs: e.PROOF_CARD_REFRESH_MS },
+    /** Proof cards (README "Proof cards"). */
+    proofCards: {
+      /** Whole UTC days (today included) the evidence counters cover: the cards' `metrics_window`. */
+      windowDays: e.PROOF_CARD_WINDOW_DAYS,
+      /** Interval of the maintenance job that rebuilds the cards' evidence snapshot. */
+      refreshEveryMs: e.PROOF_CARD_REFRESH_MS,
+    },
+    /** Discovery documents (llms.txt, the /.well-known manifests). */
+    discovery: {
+      /**
+       * The MCP registry's HTTP domain-verification record served at /.well-known/mcp-registry-auth
+       * (`v=MCPv1; k=ed25519; p=<base64 public key>`); unset: that path answers 404.
+       */
+      mcpRegistryAuth: e.MCP_REGISTRY_AUTH,
+    },
+    /** Operator and admin credentials (README "Operating"). */
     operators: {
+      /** Failed credential attempts one caller may make per window; beyond, 429 until the window ends. */
       authFailureLimit: e.OPERATOR_AUTH_FAILURE_LIMIT,
       authFailureWindowSeconds: e.OPERATOR_AUTH_FAILURE_WINDOW_SECONDS,
+      /** Port of each worker process's `/metrics` (job durations, process metrics); undefined: not served. */
       workerMetricsPort: e.WORKER_METRICS_PORT,
+      /** Address the worker metrics listen on (loopback unless a scraper elsewhere needs it). */
       workerMetricsHost: e.WORKER_METRICS_HOST,
     },
-    communityReview: { sessionsPerHour: e.COMMUNITY_REVIEW_SESSIONS_PER_HOUR, responsesPerHour: e.COMMUNITY_REVIEW_RESPONSES_PER_HOUR },
-    discovery: { mcpRegistryAuth: e.MCP_REGISTRY_AUTH },
+    /** Community review (`/api/community-review`): writes one caller may make per hour; beyond, 429. */
+    communityReview: {
+      /** Review sessions (consents) per caller per hour. */
+      sessionsPerHour: e.COMMUNITY_REVIEW_SESSIONS_PER_HOUR,
+      /** Rating submissions per caller per hour. */
+      responsesPerHour: e.COMMUNITY_REVIEW_RESPONSES_PER_HOUR,
+    },
+    /**
+     * Card credit packs (README "Card credit packs", docs/card-packs.md): Stripe through the official
+     * SDK. With no secret key the card routes answer 503 card_payments_unavailable; `npm start` starts
+     * the local development card processor and sets all three for web and worker.
+     */
     cards: {
+      /** Stripe secret key (`sk_...`); unset: card payments are off. Never logged. */
       stripeSecretKey: e.STRIPE_SECRET_KEY,
+      /** Signing secret of the webhook endpoint (`whsec_...`); required with the secret key. Never logged. */
       stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      /**
+       * Base URL of a Stripe-compatible API (`http://127.0.0.1:4030`): the local development card
+       * processor. Unset: api.stripe.com.
+       */
       stripeApiUrl: e.STRIPE_API_URL?.replace(/\/+$/, ''),
+      /** Oldest webhook signature timestamp accepted, in seconds (Stripe's default tolerance is 300). */
       webhookToleranceSeconds: e.STRIPE_WEBHOOK_TOLERANCE_SECONDS,
+      /** Deadline of one call to the card processor. */
       stripeTimeoutMs: e.STRIPE_TIMEOUT_MS,
+      /** Interval of the maintenance jobs that charge due renewals and reconcile missed webhooks. */
       maintenanceEveryMs: e.CARD_MAINTENANCE_EVERY_MS,
+      /** How far back the reconciler lists the processor's events, in seconds (Stripe keeps 30 days). */
       reconcileLookbackSeconds: e.CARD_RECONCILE_LOOKBACK_SECONDS,
     },
+    /**
+     * The OpenAI-compatible chat-completions provider of the features that need a language model
+     * (the embedded check's contextual mode). Unset: those features answer "unavailable" and charge nothing.
+     */
     llm: {
       provider:
         e.LLM_BASE_URL !== undefined && e.LLM_API_KEY !== undefined && e.LLM_MODEL !== undefined
           ? { baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
           : undefined,
     },
-    // Outside production a fixed development secret lets `npm start` and tests register agents.
-    pilot: { agentKeySecret: e.PILOT_AGENT_KEY_SECRET ?? (e.NODE_ENV === 'production' ? undefined : DEV_PILOT_AGENT_KEY_SECRET) },
-    outbound: { allowAddresses: listOf(e.OUTBOUND_ALLOW_ADDRESSES), allowPorts: listOf(e.OUTBOUND_ALLOW_PORTS).map(Number) },
-    embed: { maxInFlight: e.EMBED_MAX_IN_FLIGHT },
+    /** The pilot program (`/api/aei/pilot/*`). */
+    pilot: {
+      /**
+       * Secret from which the key that encrypts sponsors' agent API keys at rest is derived
+       * (AES-256-GCM). Never logged; changing it makes stored agent keys unreadable (re-enter them).
+       * Unset in production: no agent endpoint can be registered or called (the rest of the service runs).
+       * Outside production a fixed development secret lets `npm start` and tests register agents.
+       */
+      agentKeySecret: e.PILOT_AGENT_KEY_SECRET ?? (e.NODE_ENV === 'production' ? undefined : DEV_PILOT_AGENT_KEY_SECRET),
+    },
+    /**
+     * Calls to addresses a caller or a sponsor gave (install checks, pilot agents) go through the
+     * outbound guard; these lists only widen it for development and tests (a loopback site).
+     */
+    outbound: {
+      /** Loopback or private addresses (IP or CIDR) that may be fetched anyway. Empty in production. */
+      allowAddresses: listOf(e.OUTBOUND_ALLOW_ADDRESSES),
+      /** Ports besides 80 and 443 that may be fetched. Empty in production. */
+      allowPorts: listOf(e.OUTBOUND_ALLOW_PORTS).map(Number),
+    },
+    /** The embedded check (`POST /api/embed/check`). */
+    embed: {
+      /** Checks one web process works on at once; beyond, 429 paid_capacity_busy with Retry-After (no charge). */
+      maxInFlight: e.EMBED_MAX_IN_FLIGHT,
+    },
     payments: {
+      /** CAIP-2 network of the default USDC rail. */
       network: e.X402_NETWORK,
       usdcAsset: e.USDC_ASSET_ADDRESS,
+      /** EIP-712 domain of the USDC token (`extra.name`, `extra.version` of the requirement). */
       usdcName: e.USDC_ASSET_NAME,
       usdcVersion: e.USDC_ASSET_VERSION,
+      /** `maxTimeoutSeconds` of every requirement: how long a signed authorization may stay valid. */
       maxTimeoutSeconds: e.X402_MAX_TIMEOUT_SECONDS,
+      /** Base URL of the x402 facilitator (`/verify`, `/settle`, `/supported`). */
       facilitatorUrl: e.X402_FACILITATOR_URL.replace(/\/+$/, ''),
+      /** Deadline of one facilitator call. */
       facilitatorTimeoutMs: e.X402_FACILITATOR_TIMEOUT_MS,
+      /** How long the API waits for a settlement job before answering 504 (the payment stays replayable). */
       settleWaitMs: e.SETTLEMENT_WAIT_TIMEOUT_MS,
+      /**
+       * Settlement jobs one worker process runs at once. They wait on the facilitator and a block,
+       * not the CPU, so this is sized by the paid rate a worker must carry times the settlement
+       * latency (README "Performance"), bounded by what the facilitator accepts, not by cores.
+       */
       settlementConcurrency: e.SETTLEMENT_CONCURRENCY,
+      /**
+       * Per-call payments one web process works on at once before their settlement (verification,
+       * reservation, the work, the stored result): the gate adapts between these bounds to the latency
+       * of that work; equal bounds fix it.
+       */
       admission: { min: e.PAID_ADMISSION_MIN, max: e.PAID_ADMISSION_MAX },
+      /**
+       * A scored authorization still unsettled after this long is checked against the chain by the
+       * maintenance reconciler, like one whose settlement outcome is unknown (a worker died mid-settlement).
+       */
       reconcileAfterSeconds: e.SETTLEMENT_RECONCILE_AFTER_SECONDS,
+      /** A bundle redemption still reserved after this long was abandoned: its credit is given back. */
       abandonedRedemptionSeconds: e.BUNDLE_REDEMPTION_ABANDONED_SECONDS,
+      /**
+       * Public origin of the service (`https://host[:port]`): `resource.url` of every challenge and every
+       * absolute URL of the discovery documents. Unset: the request's own protocol and Host, and for
+       * discovery documents only when no proxy is trusted (behind one they answer 503 until it is set).
+       */
       publicBaseUrl: e.PUBLIC_BASE_URL,
+      /** x402 v1 network name of the legacy SOL rail. */
       legacyNetwork: e.X402_LEGACY_NETWORK,
+      /** Solana JSON-RPC endpoint that legacy payments are verified against (read-only). */
       solanaRpcUrl: e.SOLANA_RPC_URL,
+      /**
+       * EVM JSON-RPC endpoint of the USDC network, read-only, for wallet signatures only a contract
+       * can vouch for (ERC-1271/6492: smart-wallet payments and bundle recovery). Unset: keys' signatures only.
+       */
       evmRpcUrl: e.EVM_RPC_URL,
+      /** Treasury receiving addresses published in the pricing manifest (unset: published as null). */
       treasury: { evm: e.TREASURY_EVM_ADDRESS, solana: e.TREASURY_SOLANA_ADDRESS },
     },
-  });
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { NETWORK_CONFIG_BOUNDS } from '../../shared/operators/network-config';
+import type { BodyOf } from '../http/ajv';
 
 /** The body of `PATCH /api/admin/configure-network`: one or both settings, within their bounds. */
 export const configureNetworkSchema = {
@@ -20,10 +21,7 @@ export const configureNetworkSchema = {
 } as const;
 
 /** A validated configure-network body. */
-export interface ConfigureNetworkRequest {
-  simulate_base_lamports?: number;
-  failure_suspension_cap?: number;
-}
+export type ConfigureNetworkRequest = BodyOf<typeof configureNetworkSchema>;
 
 /** The runtime network configuration as the API shows it. */
 export const networkConfigSchema = {

@@ -1,11 +1,7 @@
 import { COMPANY_PLAN } from '../../shared/products';
 import { COMPANY_TOKEN, tokenPattern } from '../http/program-token';
 import { COMPANY_TERMS_VERSION } from './company-terms';
-
-/** Body of `POST /api/aei/company/checkout`. */
-export interface CompanyCheckoutRequest {
-  plan?: string;
-}
+import type { BodyOf } from '../http/ajv';
 
 /** JSON schema of {@link CompanyCheckoutRequest}: strict, no amount is ever sent. */
 export const companyCheckoutRequestSchema = {
@@ -16,11 +12,8 @@ export const companyCheckoutRequestSchema = {
   },
 } as const;
 
-/** Body of `POST /api/aei/company/claim`. */
-export interface CompanyClaimRequest {
-  terms_version: string;
-  terms_hash: string;
-}
+/** Body of `POST /api/aei/company/checkout`. */
+export type CompanyCheckoutRequest = BodyOf<typeof companyCheckoutRequestSchema>;
 
 /** JSON schema of {@link CompanyClaimRequest}. */
 export const companyClaimRequestSchema = {
@@ -32,6 +25,9 @@ export const companyClaimRequestSchema = {
     terms_hash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Their content_hash from GET /api/aei/company/terms.' },
   },
 } as const;
+
+/** Body of `POST /api/aei/company/claim`. */
+export type CompanyClaimRequest = BodyOf<typeof companyClaimRequestSchema>;
 
 const allowanceNumbers = {
   type: 'object',

@@ -1,11 +1,5 @@
 import { DELAY_SECONDS_SCHEMA, INCOMING_MESSAGE_SCHEMA, PROFILE_ID_SCHEMA, PROPOSED_TEXT_SCHEMA } from '../http/fields.schema';
-
-/** Body of `POST /api/aei/guide`. */
-export interface GuideRequest {
-  draft: string;
-  profile: string;
-  situation?: { incoming_message?: string; response_delay_seconds?: number };
-}
+import type { BodyOf } from '../http/ajv';
 
 /** JSON schema of {@link GuideRequest}: strict; nothing in it is ever stored. */
 export const guideRequestSchema = {
@@ -26,6 +20,9 @@ export const guideRequestSchema = {
     },
   },
 } as const;
+
+/** Body of `POST /api/aei/guide`. */
+export type GuideRequest = BodyOf<typeof guideRequestSchema>;
 
 const spanSchema = {
   type: 'object',

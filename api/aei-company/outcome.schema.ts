@@ -1,15 +1,8 @@
 import { PROFILE_ID_SCHEMA } from '../http/fields.schema';
+import type { BodyOf } from '../http/ajv';
 
 /** The rates a company may report: shares of conversations, 0 to 1. */
 export const OUTCOME_METRICS = ['resolution_rate', 'satisfaction_rate', 'escalation_rate'] as const;
-
-/** Body of `POST /api/aei/company/outcome`. */
-export interface CompanyOutcomeRequest {
-  metric: (typeof OUTCOME_METRICS)[number];
-  period: { start: string; end: string };
-  before: { rate: number; conversations: number };
-  after: { rate: number; conversations: number };
-}
 
 const side = (when: string) =>
   ({
@@ -46,14 +39,8 @@ export const companyOutcomeRequestSchema = {
   },
 } as const;
 
-/** Body of `POST /api/aei/outcome`. */
-export interface BundleOutcomeRequest {
-  profile: string;
-  advice_applied: boolean;
-  eq_score_before: number;
-  eq_score_after: number;
-  resolved?: boolean;
-}
+/** Body of `POST /api/aei/company/outcome`. */
+export type CompanyOutcomeRequest = BodyOf<typeof companyOutcomeRequestSchema>;
 
 /** JSON schema of {@link BundleOutcomeRequest}: one conversation, numbers only. */
 export const bundleOutcomeRequestSchema = {
@@ -68,6 +55,9 @@ export const bundleOutcomeRequestSchema = {
     resolved: { type: 'boolean', description: "Whether the conversation reached the customer's goal." },
   },
 } as const;
+
+/** Body of `POST /api/aei/outcome`. */
+export type BundleOutcomeRequest = BodyOf<typeof bundleOutcomeRequestSchema>;
 
 /** JSON schema of an outcome's answer (201). */
 export const outcomeRecordedSchema = {

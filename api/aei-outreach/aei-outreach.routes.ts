@@ -10,6 +10,7 @@ import {
   draftPatchSchema,
   draftRequestSchema,
   researchRequestSchema,
+  type DraftListQuery,
   type DraftPatchRequest,
   type DraftRequest,
   type ResearchRequest,
@@ -53,7 +54,7 @@ export function aeiOutreachRoutes(deps: AppDeps): Router<AppState> {
 
   router.get('/api/operator/aei-outreach/drafts', validateQuery(draftListQuerySchema), async (ctx: AppContext) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { drafts: await listDrafts(ds, ctx.state.query as { research_id?: number; status?: string }) };
+    ctx.body = { drafts: await listDrafts(ds, ctx.state.query as DraftListQuery) };
   });
 
   router.post('/api/operator/aei-outreach/drafts', validateBody(draftRequestSchema), async (ctx: AppContext) => {

@@ -1,12 +1,5 @@
 import { PROFILE_ID_SCHEMA, PROPOSED_TEXT_SCHEMA } from '../http/fields.schema';
-
-/** Body of `POST /api/operator/aei-outreach/research`. */
-export interface ResearchRequest {
-  company_name: string;
-  site: string;
-  why_it_fits: string;
-  source: string;
-}
+import type { BodyOf, QueryOf } from '../http/ajv';
 
 /** JSON schema of {@link ResearchRequest}. */
 export const researchRequestSchema = {
@@ -21,13 +14,8 @@ export const researchRequestSchema = {
   },
 } as const;
 
-/** Body of `POST /api/operator/aei-outreach/drafts`. */
-export interface DraftRequest {
-  research_id: number;
-  profile: string;
-  subject: string;
-  body: string;
-}
+/** Body of `POST /api/operator/aei-outreach/research`. */
+export type ResearchRequest = BodyOf<typeof researchRequestSchema>;
 
 const SUBJECT = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'The subject line.' } as const;
 const BODY = { ...PROPOSED_TEXT_SCHEMA, description: 'The message text, in English; scored by the engine against profile.' } as const;
@@ -46,13 +34,8 @@ export const draftRequestSchema = {
   },
 } as const;
 
-/** Body of `PATCH /api/operator/aei-outreach/drafts/{draft_id}`. */
-export interface DraftPatchRequest {
-  profile?: string;
-  subject?: string;
-  body?: string;
-  status?: 'draft' | 'approved' | 'sent';
-}
+/** Body of `POST /api/operator/aei-outreach/drafts`. */
+export type DraftRequest = BodyOf<typeof draftRequestSchema>;
 
 /** JSON schema of {@link DraftPatchRequest}: at least one field. */
 export const draftPatchSchema = {
@@ -71,6 +54,9 @@ export const draftPatchSchema = {
   },
 } as const;
 
+/** Body of `PATCH /api/operator/aei-outreach/drafts/{draft_id}`. */
+export type DraftPatchRequest = BodyOf<typeof draftPatchSchema>;
+
 /** Query of `GET /api/operator/aei-outreach/drafts`. */
 export const draftListQuerySchema = {
   type: 'object',
@@ -80,6 +66,9 @@ export const draftListQuerySchema = {
     status: { type: 'string', enum: ['draft', 'approved', 'sent'] },
   },
 } as const;
+
+/** A validated draft-list query. */
+export type DraftListQuery = QueryOf<typeof draftListQuerySchema>;
 
 /** The `{draft_id}` path parameter: a positive 32-bit integer in decimal. */
 export const DRAFT_ID_SCHEMA = { type: 'integer', minimum: 1, maximum: 2147483647, description: 'The draft id (an integer; anything else is 422).' } as const;

@@ -2,6 +2,7 @@ import type { FieldProblem } from '../../shared/errors';
 import { WORDING_REVIEW_CONSENT } from './consent-texts';
 import { tokenPattern, WORDING_TOKEN } from '../http/program-token';
 import { SCALE_MAX, SCALE_MIN, SCALES, scaleRatingsSchema } from './rating-scales';
+import type { BodyOf } from '../http/ajv';
 
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -21,10 +22,7 @@ export const wordingConsentRequestSchema = {
 } as const;
 
 /** The validated consent. */
-export interface WordingConsentRequest {
-  consent: true;
-  consent_version: string;
-}
+export type WordingConsentRequest = BodyOf<typeof wordingConsentRequestSchema>;
 
 /**
  * The code of a failed consent: missing or false consent, or a version that is not the current one.
@@ -51,10 +49,7 @@ export const wordingRatingRequestSchema = {
 } as const;
 
 /** The validated rating. */
-export interface WordingRatingRequest {
-  item_id: string;
-  ratings: Record<(typeof SCALES)[number], number>;
-}
+export type WordingRatingRequest = BodyOf<typeof wordingRatingRequestSchema>;
 
 const scalesSchema = {
   type: 'array',

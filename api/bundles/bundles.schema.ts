@@ -2,29 +2,15 @@ import { PRODUCTS } from '../../shared/products';
 import { TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
 import { planTerms, type PurchasePlan } from './bundle-plans';
 import { RECOVERY_WINDOW_SECONDS } from './recovery';
-
-/** Body of `POST /api/bundle`. */
-export interface BundleRequest {
-  wallet_address?: string;
-  plan?: PurchasePlan;
-  referral_code?: string;
-  tx_hash?: string;
-}
-
-/** Body of `POST /api/bundle/recover`. */
-export interface RecoverRequest {
-  bundle_id: string;
-  wallet_address: string;
-  timestamp: number;
-  signature: string;
-}
+import type { BodyOf } from '../http/ajv';
 
 const bundle = planTerms('bundle');
 const fleet = planTerms('fleet');
 
 const PLAN_SCHEMA = {
   type: 'string',
-  enum: Object.keys(PRODUCTS.bundle.tiers),
+  // The catalog types tier ids as plain strings; these are the bundle's tiers, typed.
+  enum: Object.keys(PRODUCTS.bundle.tiers) as PurchasePlan[],
   default: PRODUCTS.bundle.defaultTier,
   description:
     `bundle: ${bundle.credits} basic credits for ${bundle.price.usdcUnits} USDC units (${bundle.price.lamports} lamports). ` +
@@ -49,6 +35,9 @@ export const bundleRequestSchema = {
   },
 } as const;
 
+/** Body of `POST /api/bundle`. */
+export type BundleRequest = BodyOf<typeof bundleRequestSchema>;
+
 /** JSON schema of {@link RecoverRequest}. */
 export const recoverRequestSchema = {
   type: 'object',
@@ -72,6 +61,9 @@ export const recoverRequestSchema = {
     },
   },
 } as const;
+
+/** Body of `POST /api/bundle/recover`. */
+export type RecoverRequest = BodyOf<typeof recoverRequestSchema>;
 
 /** Query of `GET /api/bundle` (the quote). */
 export const bundleQuoteQuerySchema = {

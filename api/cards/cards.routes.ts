@@ -10,7 +10,7 @@ import { requestOrigin } from '../http/public-origin';
 import { validateBody, validateQuery } from '../http/validate';
 import { findBundleByTokenHash } from '../payments/bundle-credit/bundle-store';
 import { BUNDLE_TOKEN_HEADER, bundleTokenHashFrom, invalidBundleToken } from '../payments/bundle-credit/bundle-token';
-import { checkoutRequestSchema, returnQuerySchema, type CheckoutRequest } from './cards.schema';
+import { checkoutRequestSchema, returnQuerySchema, type CheckoutRequest, type ReturnQuery } from './cards.schema';
 import { startCheckout } from './checkout.service';
 import { CANCEL_PATH, CHECKOUT_PATH, presentPacks } from './present-packs';
 import { renderReturnPage } from './return-page';
@@ -68,7 +68,7 @@ export function cardRoutes(deps: AppDeps, stripe: CardProcessor = createStripeCl
     ['/api/card/checkout/cancelled', 'cancelled'],
   ] as const) {
     router.get(path, validateQuery(returnQuerySchema), async (ctx: AppContext) => {
-      const { session_id: sessionId } = ctx.state.query as { session_id: string };
+      const { session_id: sessionId } = ctx.state.query as ReturnQuery;
       const purchase = await getCardPurchaseBySession(dataSource, sessionId);
       ctx.set('Cache-Control', 'no-store');
       ctx.set('Referrer-Policy', 'no-referrer');

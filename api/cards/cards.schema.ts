@@ -1,10 +1,5 @@
 import { CARD_PACKS } from '../../shared/products';
-
-/** Body of `POST /api/card/checkout`. */
-export interface CheckoutRequest {
-  pack: string;
-  auto_refill?: boolean;
-}
+import type { BodyOf, QueryOf } from '../http/ajv';
 
 /** JSON schema of {@link CheckoutRequest}: strict (no coercion, no unknown fields). */
 export const checkoutRequestSchema = {
@@ -26,6 +21,9 @@ export const checkoutRequestSchema = {
   },
 } as const;
 
+/** Body of `POST /api/card/checkout`. */
+export type CheckoutRequest = BodyOf<typeof checkoutRequestSchema>;
+
 /** Query of the return pages (`/api/card/checkout/complete` and `/cancelled`). */
 export const returnQuerySchema = {
   type: 'object',
@@ -33,6 +31,9 @@ export const returnQuerySchema = {
   required: ['session_id'],
   properties: { session_id: { type: 'string', pattern: '^cs_[A-Za-z0-9_]{1,200}$', description: 'The checkout session (the processor fills it in).' } },
 } as const;
+
+/** A validated return-page query. */
+export type ReturnQuery = QueryOf<typeof returnQuerySchema>;
 
 const priceSchema = {
   type: 'object',

@@ -1,12 +1,6 @@
 import { PACKS } from '../../shared/coaching/packs';
 import { DELAY_SECONDS_SCHEMA, PROPOSED_TEXT_SCHEMA, TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
-
-/** Body of `POST /api/coaching`. */
-export interface EnrollRequest {
-  wallet_address: string;
-  pack_id: string;
-  tx_hash?: string;
-}
+import type { BodyOf } from '../http/ajv';
 
 /** JSON schema of {@link EnrollRequest}: an unknown pack is a 422 before any payment. */
 export const enrollRequestSchema = {
@@ -20,12 +14,8 @@ export const enrollRequestSchema = {
   },
 } as const;
 
-/** Body of `POST /api/coaching/drill` (the secret comes in the X-COACHING-SECRET header). */
-export interface DrillRequest {
-  drill_id: string;
-  proposed_text: string;
-  response_delay_seconds: number;
-}
+/** Body of `POST /api/coaching`. */
+export type EnrollRequest = BodyOf<typeof enrollRequestSchema>;
 
 /** JSON schema of {@link DrillRequest}. */
 export const drillRequestSchema = {
@@ -42,6 +32,9 @@ export const drillRequestSchema = {
     response_delay_seconds: DELAY_SECONDS_SCHEMA,
   },
 } as const;
+
+/** Body of `POST /api/coaching/drill` (the secret comes in the X-COACHING-SECRET header). */
+export type DrillRequest = BodyOf<typeof drillRequestSchema>;
 
 /** Path parameter of `GET /api/coaching/{enrollment_id}`. */
 export const ENROLLMENT_ID_SCHEMA = { type: 'string', format: 'uuid', description: 'The enrollment id of POST /api/coaching.' } as const;

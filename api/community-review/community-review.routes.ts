@@ -13,6 +13,7 @@ import {
   sessionListQuerySchema,
   type ConsentRequest,
   type ResponsesRequest,
+  type SessionListQuery,
 } from './community-review.schema';
 import { presentReviewSession } from './present-review-session';
 import { createReviewRateLimit } from './review-rate-limit';
@@ -59,7 +60,7 @@ export function communityReviewRoutes(deps: AppDeps): Router<AppState> {
   const caller = (ctx: AppContext) => callerHashFor(ctx.ip, deps.config.freeTier.callerHashKey);
 
   router.get('/api/community-review/sessions', validateQuery(sessionListQuerySchema), async (ctx: AppContext) => {
-    const { limit: count } = ctx.state.query as { limit: number };
+    const { limit: count } = ctx.state.query as SessionListQuery;
     ctx.body = { generated_at: new Date().toISOString(), limit: count, sessions: await listReviewSessions(deps.dataSource, count) };
   });
 

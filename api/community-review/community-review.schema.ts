@@ -1,5 +1,6 @@
 import type { FieldProblem } from '../../shared/errors';
 import { DIMENSION_QUESTIONS, RATING_MAX, RATING_MIN, REVIEW_DIMENSIONS, SAMPLE_IDS } from './review-samples';
+import type { BodyOf, QueryOf } from '../http/ajv';
 
 /** Samples a session holds when the consent does not say. */
 export const DEFAULT_SAMPLE_COUNT = 6;
@@ -34,10 +35,7 @@ export const consentRequestSchema = {
 } as const;
 
 /** The validated consent (bodies get no defaults from the validator: see DEFAULT_SAMPLE_COUNT). */
-export interface ConsentRequest {
-  consent: true;
-  sample_count?: number;
-}
+export type ConsentRequest = BodyOf<typeof consentRequestSchema>;
 
 /**
  * Picks the code of a failed consent: a missing or false consent says so.
@@ -93,18 +91,11 @@ export const responsesRequestSchema = {
   },
 } as const;
 
-/** One validated response. */
-export interface ResponseInput {
-  sample_id: string;
-  ratings: Partial<Record<(typeof REVIEW_DIMENSIONS)[number], number>>;
-  comment?: string;
-}
-
 /** The validated responses body. */
-export interface ResponsesRequest {
-  session_secret: string;
-  responses: ResponseInput[];
-}
+export type ResponsesRequest = BodyOf<typeof responsesRequestSchema>;
+
+/** One validated response. */
+export type ResponseInput = ResponsesRequest['responses'][number];
 
 /** Query of GET /api/community-review/sessions. */
 export const sessionListQuerySchema = {
@@ -114,6 +105,9 @@ export const sessionListQuerySchema = {
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Sessions, newest first, 1 to 100 (default 20).' },
   },
 } as const;
+
+/** A validated session-list query. */
+export type SessionListQuery = QueryOf<typeof sessionListQuerySchema>;
 
 const profileRef = {
   type: 'object',

@@ -1,5 +1,5 @@
 import { findDuel, listOpenDuels } from '../../shared/duel/duel-store';
-import { DUEL_PROMPTS } from '../../shared/duel/prompts';
+import { DUEL_PROMPTS } from './duel-prompts';
 import { AppError } from '../../shared/errors';
 import { PRODUCTS } from '../../shared/products';
 import type { AppDeps } from '../http/deps';

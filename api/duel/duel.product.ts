@@ -1,5 +1,5 @@
 import { findDuel } from '../../shared/duel/duel-store';
-import { findDuelPrompt } from '../../shared/duel/prompts';
+import { findDuelPrompt } from './duel-prompts';
 import { ValidationError } from '../../shared/errors';
 import { canonicalHash } from '../../shared/payments/canonical-hash';
 import { PRODUCTS } from '../../shared/products';

@@ -1,20 +1,10 @@
-import { DUEL_PROMPTS } from '../../shared/duel/prompts';
+import { DUEL_PROMPTS } from './duel-prompts';
 import { PRODUCT_TERMS } from '../../shared/products';
 import { DELAY_SECONDS_SCHEMA, PROFILE_ID_SCHEMA, PROPOSED_TEXT_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
+import type { BodyOf, QueryOf } from '../http/ajv';
 
 /** A duel id. */
 export const DUEL_ID_SCHEMA = { type: 'string', format: 'uuid', description: 'The duel to join (from challenge_url or GET /api/duel/open).' } as const;
-
-/** Body of `POST /api/duel`: opens a duel without `duel_id`, joins one with it. */
-export interface DuelRequest {
-  wallet_address: string;
-  duel_id?: string;
-  target_profile: string;
-  prompt_id: number;
-  proposed_text: string;
-  response_delay_seconds: number;
-  share_answer?: boolean;
-}
 
 /** JSON schema of {@link DuelRequest}; validates requests and is published in the OpenAPI document. */
 export const duelRequestSchema = {
@@ -44,6 +34,9 @@ export const duelRequestSchema = {
   },
 } as const;
 
+/** Body of `POST /api/duel`: opens a duel without `duel_id`, joins one with it. */
+export type DuelRequest = BodyOf<typeof duelRequestSchema>;
+
 /** Query of `GET /api/duel` (the quote). */
 export const duelQuoteQuerySchema = {
   type: 'object',
@@ -54,9 +47,7 @@ export const duelQuoteQuerySchema = {
 } as const;
 
 /** A validated duel quote query. */
-export interface DuelQuoteQuery {
-  wallet_address?: string;
-}
+export type DuelQuoteQuery = QueryOf<typeof duelQuoteQuerySchema>;
 
 /** Query of `GET /api/duel/open`. */
 export const openDuelsQuerySchema = {
@@ -70,11 +61,7 @@ export const openDuelsQuerySchema = {
 } as const;
 
 /** A validated open-list query. */
-export interface OpenDuelsQuery {
-  limit: number;
-  prompt_id?: number;
-  target_profile?: string;
-}
+export type OpenDuelsQuery = QueryOf<typeof openDuelsQuerySchema>;
 
 /** How long an open duel waits for an opponent. */
 export const DUEL_OPEN_HOURS = PRODUCT_TERMS.duelOpenExpiryHours;

@@ -1,6 +1,6 @@
 import { scoreThroughQueue } from '../../jobs';
 import { findDuel, joinDuel, openDuel, type DuelLeg, type LegDimension } from '../../shared/duel/duel-store';
-import { findDuelPrompt } from '../../shared/duel/prompts';
+import { findDuelPrompt } from './duel-prompts';
 import type { SessionSummary } from '../../shared/payments/authorization-store';
 import type { ProfileResult, ScoreResult } from '../../shared/scoring/result-types';
 import { AppError } from '../../shared/errors';

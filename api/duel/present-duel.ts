@@ -1,5 +1,5 @@
 import type { DuelLeg, DuelRow } from '../../shared/duel/duel-store';
-import { findDuelPrompt } from '../../shared/duel/prompts';
+import { findDuelPrompt } from './duel-prompts';
 import { maskWallet } from '../../shared/payments/mask';
 import type { ScoreResult } from '../../shared/scoring/result-types';
 

@@ -1,5 +1,6 @@
 import { CONTEXTUAL_EVALUATOR, ISSUE_CODES, STRUCTURAL_EVALUATOR } from '../../shared/embed/issue-codes';
 import { MAX_TEXT_CHARS } from '../../shared/scoring';
+import type { BodyOf } from '../http/ajv';
 
 /** The path of the embedded check. */
 export const EMBED_CHECK_PATH = '/api/embed/check';
@@ -48,11 +49,7 @@ export const embedCheckRequestSchema = {
 } as const;
 
 /** The validated request (defaults applied by the route, not the validator). */
-export interface EmbedCheckRequest {
-  draft: string;
-  mode?: 'structural' | 'contextual';
-  context?: { situation: string; incoming_message?: string };
-}
+export type EmbedCheckRequest = BodyOf<typeof embedCheckRequestSchema>;
 
 /** One marked issue of the answer. */
 export const issueSchema = {

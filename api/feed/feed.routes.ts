@@ -8,7 +8,7 @@ import type { AppDeps } from '../http/deps';
 import { validateQuery } from '../http/validate';
 import type { FeedHub } from './feed-hub';
 import { createFeedLimiter } from './feed-limiter';
-import { feedQuerySchema } from './feed.schema';
+import { feedQuerySchema, type FeedQuery } from './feed.schema';
 import { recentSettlements } from './recent-settlements';
 
 // A comment line keeps proxies from closing an idle stream.
@@ -27,7 +27,7 @@ export function feedRoutes(deps: AppDeps & { feed: FeedHub }): Router<AppState> 
   const router = createRouter();
   const limiter = createFeedLimiter(deps.config.feed);
   router.get('/api/feed', validateQuery(feedQuerySchema), async (ctx: AppContext) => {
-    const { recent } = ctx.state.query as { recent: number };
+    const { recent } = ctx.state.query as FeedQuery;
     const release = limiter.acquire(callerIdentity(ctx.ip));
     const stream = new PassThrough();
     // Subscribe before reading the backlog, so nothing settled in between is lost (at worst sent twice).

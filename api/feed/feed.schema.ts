@@ -1,3 +1,5 @@
+import type { QueryOf } from '../http/ajv';
+
 /** Query of `GET /api/feed`. */
 export const feedQuerySchema = {
   type: 'object',
@@ -6,3 +8,6 @@ export const feedQuerySchema = {
     recent: { type: 'integer', minimum: 0, maximum: 100, default: 20, description: 'How many past settlements to send first (oldest first).' },
   },
 } as const;
+
+/** A validated feed query. */
+export type FeedQuery = QueryOf<typeof feedQuerySchema>;

@@ -1,14 +1,6 @@
 import { MAX_TEXT_CHARS } from '../../shared/scoring/limits';
 import { DELAY_SECONDS_SCHEMA, INCOMING_MESSAGE_SCHEMA, PROFILE_ID_SCHEMA, PROPOSED_TEXT_SCHEMA } from '../http/fields.schema';
-
-/** Body of `POST /api/score` (free tier). */
-export interface ScoreRequest {
-  data_consent: true;
-  proposed_text: string;
-  response_delay_seconds?: number;
-  target_profile?: string;
-  incoming_message?: string;
-}
+import type { BodyOf } from '../http/ajv';
 
 /** JSON schema of {@link ScoreRequest}; validates requests and is published in the OpenAPI document. */
 export const scoreRequestSchema = {
@@ -37,3 +29,6 @@ export const scoreRequestSchema = {
     incoming_message: INCOMING_MESSAGE_SCHEMA,
   },
 } as const;
+
+/** Body of `POST /api/score` (free tier). */
+export type ScoreRequest = BodyOf<typeof scoreRequestSchema>;

@@ -1,8 +1,4 @@
-/** Query of `GET /api/health-capacity` after coercion and defaults. */
-export interface HealthCapacityQuery {
-  iterations: number;
-}
-
+import type { QueryOf } from '../http/ajv';
 /**
  * JSON schema of {@link HealthCapacityQuery} (interface description §8: 1 to 100000, default 2000).
  * One iteration is one character of reply text scored (see `api/threads/capacity.thread.ts`).
@@ -21,3 +17,6 @@ export const healthCapacityQuerySchema = {
     },
   },
 } as const;
+
+/** Query of `GET /api/health-capacity` after coercion and defaults. */
+export type HealthCapacityQuery = QueryOf<typeof healthCapacityQuerySchema>;

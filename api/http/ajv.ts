@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { FieldProblem } from '../../shared/errors';
 import { SCORED_LANGUAGE, unsupportedLanguageMessage, unsupportedLanguageOf } from '../../shared/scoring';
 
@@ -29,6 +30,16 @@ bodyAjv.addKeyword({ keyword: SCORED_LANGUAGE_KEYWORD, type: 'string', schemaTyp
 // Query strings are text: coerce to the declared types and apply defaults.
 const queryAjv = new Ajv({ allErrors: true, strict: true, coerceTypes: true, useDefaults: true });
 addFormats(queryAjv);
+
+/**
+ * The TypeScript type of a body its schema accepted, derived from the schema itself (declared
+ * `as const`), so a field is written once. Bodies get no defaults from their validator, so a field
+ * with a `default` may still be absent: the route or product applies it.
+ */
+export type BodyOf<S extends JSONSchema> = FromSchema<S, { keepDefaultedPropertiesOptional: true }>;
+
+/** The type of a query its schema accepted: coerced, and every parameter with a `default` present. */
+export type QueryOf<S extends JSONSchema> = FromSchema<S>;
 
 /** The field rule of a string PostgreSQL cannot store or that is not well-formed UTF-16. */
 export const STORABLE_TEXT = 'storable_text';

@@ -1,4 +1,5 @@
 import { PROFILE_IDS } from '../http/fields.schema';
+import type { QueryOf } from '../http/ajv';
 
 /** Longest funnel window, in days. */
 export const MAX_CONVERSION_DAYS = 366;
@@ -19,9 +20,7 @@ export const conversionQuerySchema = {
 } as const;
 
 /** The validated conversion query. */
-export interface ConversionQuery {
-  days: number;
-}
+export type ConversionQuery = QueryOf<typeof conversionQuerySchema>;
 
 const uplift = {
   type: 'object',

@@ -3,8 +3,8 @@ import Router from '@koa/router';
 import type { AppContext, AppState } from '../http/context';
 import type { AppDeps } from '../http/deps';
 import { validateBody } from '../http/validate';
-import { readOutreachStatus, updateOutreachStatus, type OutreachStatus } from './outreach-status';
-import { outreachUpdateSchema } from './outreach.schema';
+import { readOutreachStatus, updateOutreachStatus } from './outreach-status';
+import { outreachUpdateSchema, type OutreachUpdate } from './outreach.schema';
 
 /**
  * The outreach status. The operator credential is checked before routing, by `operatorGuard`,
@@ -21,7 +21,7 @@ export function outreachRoutes(deps: AppDeps): Router<AppState> {
   });
 
   router.post('/api/outreach/status', validateBody(outreachUpdateSchema), async (ctx: AppContext) => {
-    const update = ctx.state.body as OutreachStatus;
+    const update = ctx.state.body as OutreachUpdate;
     await updateOutreachStatus(deps.dataSource, update, ctx.state.credential!.id);
     ctx.state.log.info({ credentialId: ctx.state.credential!.id, leads: Object.keys(update).length }, 'outreach status updated');
     ctx.set('Cache-Control', 'no-store');

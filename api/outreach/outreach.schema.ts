@@ -1,3 +1,5 @@
+import type { BodyOf } from '../http/ajv';
+
 /** A lead id: a letter or digit, then up to 63 letters, digits, `_`, `.`, `:` or `-` (the table's check). */
 export const LEAD_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$';
 
@@ -19,3 +21,6 @@ export const outreachUpdateSchema = {
   minProperties: 1,
   maxProperties: MAX_OUTREACH_UPDATE,
 } as const;
+
+/** A validated update: lead_id to done. */
+export type OutreachUpdate = BodyOf<typeof outreachUpdateSchema>;

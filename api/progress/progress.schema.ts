@@ -1,12 +1,6 @@
 import { DEFAULT_HISTORY_LIMIT } from '../../jobs';
 import { TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
-
-/** Body of `POST /api/progress`. */
-export interface ProgressRequest {
-  wallet_address: string;
-  history_limit?: number;
-  tx_hash?: string;
-}
+import type { BodyOf } from '../http/ajv';
 
 /** JSON schema of {@link ProgressRequest}; validates requests and is published in the OpenAPI document. */
 export const progressRequestSchema = {
@@ -25,3 +19,6 @@ export const progressRequestSchema = {
     tx_hash: TX_HASH_SCHEMA,
   },
 } as const;
+
+/** Body of `POST /api/progress`. */
+export type ProgressRequest = BodyOf<typeof progressRequestSchema>;

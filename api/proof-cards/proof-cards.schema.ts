@@ -1,4 +1,5 @@
 import { EVIDENCE_COUNTERS } from '../../shared/proof-cards/evidence-store';
+import type { QueryOf } from '../http/ajv';
 
 /** The formats a single card is served in. */
 export const CARD_FORMATS = ['json', 'markdown', 'html'] as const;
@@ -15,9 +16,7 @@ export const cardQuerySchema = {
 } as const;
 
 /** The validated card query. */
-export interface CardQuery {
-  format: CardFormat;
-}
+export type CardQuery = QueryOf<typeof cardQuerySchema>;
 
 /** A card's slug: the catalog product id. */
 export const slugSchema = { type: 'string', pattern: '^[a-z0-9-]{1,64}$', description: 'The paid product id (simulate, stress-test, ...); the list gives every id.' } as const;

@@ -1,6 +1,6 @@
 import { createRouter } from '../http/create-router';
 import Router from '@koa/router';
-import { findCoachingCertificate, isCoachingCertificateId } from '../../shared/coaching/certificate';
+import { findCoachingCertificate, isCoachingCertificateId, type CoachingCertificateRecord } from '../../shared/coaching/certificate';
 import { AppError } from '../../shared/errors';
 import { recordPublicView, type PublicPage } from '../../shared/operators/public-result-views';
 import type { AppContext, AppState } from '../http/context';
@@ -15,6 +15,7 @@ import { leaderboardQuerySchema, type LeaderboardQuery } from './records.schema'
 import { loadScoreboard } from './scoreboard';
 import { renderResultPage } from './result-page';
 import { renderScoreboardPage } from './scoreboard-page';
+import type { PublicSession } from './public-row';
 import { findCertifiedSession, findPublicResult, normalizeTxHash } from './session-lookup';
 import { loadStats } from './stats';
 import { TtlCache } from './ttl-cache';
@@ -34,6 +35,9 @@ function wantsHtml(ctx: AppContext): boolean {
 
 /** How long a rendered certificate PNG is kept in memory and may be cached by clients. */
 export const CERTIFICATE_PNG_CACHE_SECONDS = 3600;
+
+// A found certificate: a scored session's or a coaching pack's, under the key its address stands for.
+type Certificate = { key: string; session: PublicSession; coaching?: undefined } | { key: string; session?: undefined; coaching: CoachingCertificateRecord };
 
 function notFound(code: string, message: string): AppError {
   return new AppError(404, code, message);
@@ -76,79 +80,51 @@ export function recordsRoutes(deps: AppDeps, leaderboard: LeaderboardReader = le
     await countView(ctx, 'result');
   });
 
-  router.get('/api/certificate/:tx_hash', async (ctx: AppContext, next) => {
-    if (isCoachingCertificateId(String(ctx.params.tx_hash))) return next();
-    const txHash = normalizeTxHash(String(ctx.params.tx_hash));
-    const session = txHash === undefined ? undefined : await findCertifiedSession(deps.dataSource, txHash);
-    if (!txHash || !session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
-    const base = origin(ctx);
-    const url = `${base}/api/certificate/${txHash}`;
-    const cert = buildCertificate(session, {
-      url,
-      imageUrl: `${url}/image.png`,
-      svgImageUrl: `${url}/image.svg`,
-      resultUrl: `${base}/api/results/${session.result_id}`,
-    });
-    if (wantsHtml(ctx)) {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = renderCertificatePage(cert);
-    } else {
-      ctx.body = cert;
-    }
-    await countView(ctx, 'certificate');
-  });
-
-  router.get('/api/certificate/:tx_hash/image.svg', async (ctx: AppContext, next) => {
-    if (isCoachingCertificateId(String(ctx.params.tx_hash))) return next();
-    const session = await findCertifiedSession(deps.dataSource, String(ctx.params.tx_hash));
-    if (!session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
-    ctx.type = 'image/svg+xml; charset=utf-8';
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = renderCertificateImage(session);
-  });
-
-  router.get('/api/certificate/:tx_hash/image.png', async (ctx: AppContext, next) => {
-    if (isCoachingCertificateId(String(ctx.params.tx_hash))) return next();
-    const txHash = normalizeTxHash(String(ctx.params.tx_hash));
-    const session = txHash === undefined ? undefined : await findCertifiedSession(deps.dataSource, txHash);
-    if (!txHash || !session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
-    ctx.type = 'image/png';
-    ctx.set('Cache-Control', `public, max-age=${CERTIFICATE_PNG_CACHE_SECONDS}`);
-    ctx.body = await certificatePngs.get(txHash, () => renderCertificatePng(renderCertificateImage(session)));
-  });
-
-  // Coaching certificates share the certificate address (the segment is then a `coaching-<uuid>`
-  // id, which never looks like a transaction hash; see shared/coaching/certificate.ts).
-  router.get('/api/certificate/:tx_hash', async (ctx: AppContext) => {
+  // A certificate address holds a transaction hash (a scored session's certificate, EVM hashes
+  // lowercased as the ledger stores them) or a coaching certificate's `coaching-<uuid>` id, which
+  // never looks like a hash (see shared/coaching/certificate.ts). One lookup serves page and images.
+  async function certificateAt(ctx: AppContext, coachingMissing: string): Promise<Certificate> {
     const id = String(ctx.params.tx_hash);
-    const record = await findCoachingCertificate(deps.dataSource, id);
-    if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id (the pack is not complete yet, or the id is unknown).');
-    const url = `${origin(ctx)}/api/certificate/${id}`;
-    const cert = buildCoachingCertificate(record, { url, imageUrl: `${url}/image.png` });
-    if (wantsHtml(ctx)) {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = renderCoachingCertificatePage(cert);
-    } else {
-      ctx.body = cert;
+    if (isCoachingCertificateId(id)) {
+      const record = await findCoachingCertificate(deps.dataSource, id);
+      if (!record) throw notFound('certificate_not_found', coachingMissing);
+      return { key: id, coaching: record };
     }
+    const txHash = normalizeTxHash(id);
+    const session = txHash === undefined ? undefined : await findCertifiedSession(deps.dataSource, txHash);
+    if (txHash === undefined || !session) throw notFound('certificate_not_found', 'No passed, settled session was paid by this transaction.');
+    return { key: txHash, session };
+  }
+  const imageOf = (cert: Certificate) => (cert.session ? renderCertificateImage(cert.session) : renderCoachingCertificateImage(cert.coaching));
+
+  router.get('/api/certificate/:tx_hash', async (ctx: AppContext) => {
+    const found = await certificateAt(ctx, 'No coaching certificate has this id (the pack is not complete yet, or the id is unknown).');
+    const base = origin(ctx);
+    const url = `${base}/api/certificate/${found.key}`;
+    const html = wantsHtml(ctx);
+    if (found.session) {
+      const cert = buildCertificate(found.session, { url, imageUrl: `${url}/image.png`, svgImageUrl: `${url}/image.svg`, resultUrl: `${base}/api/results/${found.session.result_id}` });
+      ctx.body = html ? renderCertificatePage(cert) : cert;
+    } else {
+      const cert = buildCoachingCertificate(found.coaching, { url, imageUrl: `${url}/image.png` });
+      ctx.body = html ? renderCoachingCertificatePage(cert) : cert;
+    }
+    if (html) ctx.type = 'text/html; charset=utf-8';
     await countView(ctx, 'certificate');
   });
 
   router.get('/api/certificate/:tx_hash/image.svg', async (ctx: AppContext) => {
-    const record = await findCoachingCertificate(deps.dataSource, String(ctx.params.tx_hash));
-    if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id.');
+    const found = await certificateAt(ctx, 'No coaching certificate has this id.');
     ctx.type = 'image/svg+xml; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = renderCoachingCertificateImage(record);
+    ctx.body = imageOf(found);
   });
 
   router.get('/api/certificate/:tx_hash/image.png', async (ctx: AppContext) => {
-    const id = String(ctx.params.tx_hash);
-    const record = await findCoachingCertificate(deps.dataSource, id);
-    if (!record) throw notFound('certificate_not_found', 'No coaching certificate has this id.');
+    const found = await certificateAt(ctx, 'No coaching certificate has this id.');
     ctx.type = 'image/png';
     ctx.set('Cache-Control', `public, max-age=${CERTIFICATE_PNG_CACHE_SECONDS}`);
-    ctx.body = await certificatePngs.get(id, () => renderCertificatePng(renderCoachingCertificateImage(record)));
+    ctx.body = await certificatePngs.get(found.key, () => renderCertificatePng(imageOf(found)));
   });
 
   router.get('/api/scoreboard', async (ctx: AppContext) => {

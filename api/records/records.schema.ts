@@ -1,5 +1,6 @@
 import { PROFILE_ID_SCHEMA } from '../http/fields.schema';
 import { LEADERBOARD_CACHE_SECONDS } from './leaderboard';
+import type { QueryOf } from '../http/ajv';
 
 /** Most rows one leaderboard request returns. */
 export const MAX_LEADERBOARD_LIMIT = 100;
@@ -14,10 +15,7 @@ export const leaderboardQuerySchema = {
 } as const;
 
 /** The validated leaderboard query. */
-export interface LeaderboardQuery {
-  limit: number;
-  profile?: string;
-}
+export type LeaderboardQuery = QueryOf<typeof leaderboardQuerySchema>;
 
 const profileRef = {
   type: ['object', 'null'],

@@ -6,16 +6,7 @@ import {
   TX_HASH_SCHEMA,
   WALLET_ADDRESS_SCHEMA,
 } from '../http/fields.schema';
-
-/** Body of `POST /api/rewrite`. */
-export interface RewriteRequest {
-  wallet_address: string;
-  proposed_text: string;
-  response_delay_seconds: number;
-  target_profile: string;
-  incoming_message?: string;
-  tx_hash?: string;
-}
+import type { BodyOf } from '../http/ajv';
 
 /** JSON schema of {@link RewriteRequest}; validates requests and is published in the OpenAPI document. */
 export const rewriteRequestSchema = {
@@ -31,3 +22,6 @@ export const rewriteRequestSchema = {
     tx_hash: TX_HASH_SCHEMA,
   },
 } as const;
+
+/** Body of `POST /api/rewrite`. */
+export type RewriteRequest = BodyOf<typeof rewriteRequestSchema>;

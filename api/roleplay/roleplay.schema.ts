@@ -1,16 +1,9 @@
 import { FEELING_IDS } from '../../shared/roleplay/feelings';
 import { DELAY_SECONDS_SCHEMA, PROFILE_ID_SCHEMA, PROPOSED_TEXT_SCHEMA, TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
+import type { BodyOf } from '../http/ajv';
 
 /** The profile a room is scored against when the opener names none. */
 export const DEFAULT_ROOM_PROFILE = 'empathetic-counselor';
-
-/** Body of `POST /api/roleplay`. */
-export interface OpenRoomRequest {
-  wallet_address: string;
-  profile?: string;
-  open_to_any_partner?: boolean;
-  tx_hash?: string;
-}
 
 /** JSON schema of {@link OpenRoomRequest}. */
 export const openRoomRequestSchema = {
@@ -28,12 +21,10 @@ export const openRoomRequestSchema = {
   },
 } as const;
 
-const ROOM_ID_SCHEMA = { type: 'string', format: 'uuid', description: 'The room (room_id of POST /api/roleplay).' } as const;
+/** Body of `POST /api/roleplay`. */
+export type OpenRoomRequest = BodyOf<typeof openRoomRequestSchema>;
 
-/** Body of `POST /api/roleplay/join`. */
-export interface JoinRoomRequest {
-  room_id: string;
-}
+const ROOM_ID_SCHEMA = { type: 'string', format: 'uuid', description: 'The room (room_id of POST /api/roleplay).' } as const;
 
 /** JSON schema of {@link JoinRoomRequest}. */
 export const joinRoomRequestSchema = {
@@ -43,13 +34,8 @@ export const joinRoomRequestSchema = {
   properties: { room_id: ROOM_ID_SCHEMA },
 } as const;
 
-/** Body of `POST /api/roleplay/turn` (the secret comes in the X-ROLEPLAY-SECRET header). */
-export interface TurnRequest {
-  room_id: string;
-  text: string;
-  response_delay_seconds: number;
-  feeling?: string;
-}
+/** Body of `POST /api/roleplay/join`. */
+export type JoinRoomRequest = BodyOf<typeof joinRoomRequestSchema>;
 
 /** JSON schema of {@link TurnRequest}. */
 export const turnRequestSchema = {
@@ -69,3 +55,6 @@ export const turnRequestSchema = {
     },
   },
 } as const;
+
+/** Body of `POST /api/roleplay/turn` (the secret comes in the X-ROLEPLAY-SECRET header). */
+export type TurnRequest = BodyOf<typeof turnRequestSchema>;

@@ -1,18 +1,11 @@
 import { MAX_TEXT_CHARS } from '../../shared/scoring/limits';
 import { PROPOSED_TEXT_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
+import type { BodyOf } from '../http/ajv';
 
 /** Most approved facts in one request. */
 export const MAX_APPROVED_FACTS = 100;
 /** Longest approved fact (UTF-16 code units, like every text limit here). */
 export const MAX_FACT_CHARS = 1_000;
-
-/** Body of `POST /api/script-check`. */
-export interface ScriptCheckRequest {
-  wallet_address: string;
-  reply_text: string;
-  approved_facts?: string[];
-  source_text?: string;
-}
 
 /**
  * JSON schema of {@link ScriptCheckRequest}; validates requests and is published in the OpenAPI
@@ -50,3 +43,6 @@ export const scriptCheckRequestSchema = {
     },
   },
 } as const;
+
+/** Body of `POST /api/script-check`. */
+export type ScriptCheckRequest = BodyOf<typeof scriptCheckRequestSchema>;

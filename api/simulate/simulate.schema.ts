@@ -6,26 +6,16 @@ import {
   TX_HASH_SCHEMA,
   WALLET_ADDRESS_SCHEMA,
 } from '../http/fields.schema';
+import type { BodyOf } from '../http/ajv';
 import { PRODUCT_TERMS, PRODUCTS } from '../../shared/products';
-
-const tiers = PRODUCTS.simulate.tiers;
-const TIER_IDS = Object.keys(tiers);
 
 /** A simulate tier. */
 export type SimulateTier = 'basic' | 'deep';
 
-/** Body of `POST /api/simulate`. */
-export interface SimulateRequest {
-  wallet_address: string;
-  proposed_text: string;
-  response_delay_seconds: number;
-  target_profile: string;
-  tier?: SimulateTier;
-  share_for_calibration?: boolean;
-  store_text_for_training?: boolean;
-  tx_hash?: string;
-  incoming_message?: string;
-}
+const tiers = PRODUCTS.simulate.tiers;
+// The catalog types tier ids as plain strings; these are its simulate tiers, named so the request's
+// `tier` is typed by them.
+const TIER_IDS = Object.keys(tiers) as SimulateTier[];
 
 /** JSON schema of {@link SimulateRequest}; validates requests and is published in the OpenAPI document. */
 export const simulateRequestSchema = {
@@ -63,6 +53,9 @@ export const simulateRequestSchema = {
     incoming_message: INCOMING_MESSAGE_SCHEMA,
   },
 } as const;
+
+/** Body of `POST /api/simulate`. */
+export type SimulateRequest = BodyOf<typeof simulateRequestSchema>;
 
 /** Query of `GET /api/simulate` (the quote). */
 export const simulateQuoteQuerySchema = {

@@ -1,13 +1,5 @@
 import { DELAY_SECONDS_SCHEMA, INCOMING_MESSAGE_SCHEMA, PROPOSED_TEXT_SCHEMA, TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
-
-/** Body of `POST /api/stress-test`. */
-export interface StressTestRequest {
-  wallet_address: string;
-  proposed_text: string;
-  response_delay_seconds: number;
-  incoming_message?: string;
-  tx_hash?: string;
-}
+import type { BodyOf, QueryOf } from '../http/ajv';
 
 /** JSON schema of {@link StressTestRequest}; validates requests and is published in the OpenAPI document. */
 export const stressTestRequestSchema = {
@@ -23,10 +15,8 @@ export const stressTestRequestSchema = {
   },
 } as const;
 
-/** Query of `GET /api/stress-test` (the quote). */
-export interface StressTestQuoteQuery {
-  wallet_address?: string;
-}
+/** Body of `POST /api/stress-test`. */
+export type StressTestRequest = BodyOf<typeof stressTestRequestSchema>;
 
 /** JSON schema of {@link StressTestQuoteQuery}. */
 export const stressTestQuoteQuerySchema = {
@@ -36,3 +26,6 @@ export const stressTestQuoteQuerySchema = {
     wallet_address: { ...WALLET_ADDRESS_SCHEMA, description: 'Quote for this wallet (the loyalty discount applies when it qualifies); without it, the list price.' },
   },
 } as const;
+
+/** Query of `GET /api/stress-test` (the quote). */
+export type StressTestQuoteQuery = QueryOf<typeof stressTestQuoteQuerySchema>;

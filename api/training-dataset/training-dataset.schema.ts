@@ -1,11 +1,5 @@
 import { TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../http/fields.schema';
-
-/** Body of `POST /api/training-dataset`. */
-export interface TrainingDatasetRequest {
-  wallet_address: string;
-  include_text?: boolean;
-  tx_hash?: string;
-}
+import type { BodyOf } from '../http/ajv';
 
 /** JSON schema of {@link TrainingDatasetRequest}; validates requests and is published in the OpenAPI document. */
 export const trainingDatasetRequestSchema = {
@@ -22,3 +16,6 @@ export const trainingDatasetRequestSchema = {
     tx_hash: TX_HASH_SCHEMA,
   },
 } as const;
+
+/** Body of `POST /api/training-dataset`. */
+export type TrainingDatasetRequest = BodyOf<typeof trainingDatasetRequestSchema>;

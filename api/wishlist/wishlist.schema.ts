@@ -1,14 +1,9 @@
+import type { BodyOf } from '../http/ajv';
 /** Categories a wishlist item may carry. */
 export const WISHLIST_CATEGORIES = ['feature', 'profile', 'integration', 'pricing', 'bug', 'other'] as const;
 
 /** Longest wishlist item, in UTF-16 code units. */
 export const WISHLIST_MAX_CHARS = 1000;
-
-/** Body of `POST /api/wishlist`. */
-export interface WishlistRequest {
-  text: string;
-  category?: (typeof WISHLIST_CATEGORIES)[number];
-}
 
 /** JSON schema of {@link WishlistRequest}. */
 export const wishlistRequestSchema = {
@@ -26,3 +21,6 @@ export const wishlistRequestSchema = {
     category: { type: 'string', enum: WISHLIST_CATEGORIES },
   },
 } as const;
+
+/** Body of `POST /api/wishlist`. */
+export type WishlistRequest = BodyOf<typeof wishlistRequestSchema>;

@@ -3,7 +3,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { Client } from 'pg';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { scoreInputFrom } from '../../../../api/http/score-input';
-import { DUEL_PROMPTS } from '../../../../shared/duel/prompts';
+import { DUEL_PROMPTS } from '../../../../api/duel/duel-prompts';
 import { scoreText } from '../../../../shared/scoring';
 import { mintCredential } from '../../../../shared/operators/credentials';
 import { seedLedgerRow, seedLedgerSessions } from '../../../helpers/ledger-seed';
