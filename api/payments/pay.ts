@@ -134,6 +134,18 @@ function notAccepted(method: PaymentMethod, request: PaidRequest): AppError {
 }
 
 /**
+ * Whether an HTTP request carries a way to pay (any method's proof), for a route that must decide
+ * before the pipeline runs (a paid quote answers its status to a call without one).
+ * @param ctx - Koa context, after validation
+ * @param deps - app dependencies
+ * @returns true when some payment method reads a proof from the request
+ */
+export function carriesPayment(ctx: AppContext, deps: AppDeps): boolean {
+  const { proofs } = httpExchange(ctx, deps);
+  return paymentMethodsOf(deps).some((method) => method.read(proofs) !== undefined);
+}
+
+/**
  * The payment methods this process takes: `PAYMENT_METHODS`, or the list a test's dependencies name.
  * @param deps - app dependencies
  * @returns the methods

@@ -1,6 +1,7 @@
 import type { FieldProblem } from '../../../shared/errors';
 import { PILOT_CONSENT, PILOT_MODEL_CONSENT } from '../consent-texts';
-import { scaleRatingsSchema, type ScaleRatings } from '../rating-scales';
+import { scaleRatingsSchema } from '../rating-scales';
+import type { BodyOf } from '../../http/ajv';
 
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -73,11 +74,7 @@ export const pilotPreferencesRequestSchema = {
 } as const;
 
 /** The validated preferences. */
-export interface PilotPreferencesRequest {
-  topics?: string[];
-  conversations_per_week?: number;
-  times?: { days: string[]; from_hour_utc: number; to_hour_utc: number };
-}
+export type PilotPreferencesRequest = BodyOf<typeof pilotPreferencesRequestSchema>;
 
 /** POST /api/aei/pilot/model-consent: give (with the version) or withdraw. */
 export const pilotModelConsentRequestSchema = {
@@ -97,10 +94,7 @@ export const pilotModelConsentRequestSchema = {
 } as const;
 
 /** The validated model consent. */
-export interface PilotModelConsentRequest {
-  consent: boolean;
-  consent_version?: string;
-}
+export type PilotModelConsentRequest = BodyOf<typeof pilotModelConsentRequestSchema>;
 
 /** Bodies of the participant's state changes with no fields (pause, resume, decline, start, stop). */
 export const emptyRequestSchema = { type: 'object', additionalProperties: false, properties: {} } as const;
@@ -116,9 +110,7 @@ export const pilotReplyRequestSchema = {
 } as const;
 
 /** The validated reply. */
-export interface PilotReplyRequest {
-  text: string;
-}
+export type PilotReplyRequest = BodyOf<typeof pilotReplyRequestSchema>;
 
 /** POST /api/aei/pilot/feedback: ratings of one agent turn. */
 export const pilotFeedbackRequestSchema = {
@@ -133,8 +125,4 @@ export const pilotFeedbackRequestSchema = {
 } as const;
 
 /** The validated feedback. */
-export interface PilotFeedbackRequest {
-  turn_id: string;
-  ratings: ScaleRatings;
-  comment?: string;
-}
+export type PilotFeedbackRequest = BodyOf<typeof pilotFeedbackRequestSchema>;

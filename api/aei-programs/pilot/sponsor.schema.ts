@@ -1,4 +1,5 @@
 import { PILOT_TOPICS } from './pilot.schema';
+import type { BodyOf } from '../../http/ajv';
 
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -53,17 +54,7 @@ export const sponsorRequestSchema = {
 } as const;
 
 /** The validated sponsor request. */
-export interface SponsorRequest {
-  sponsor_id?: string;
-  name?: string;
-  domains?: string[];
-  state?: 'active' | 'paused';
-  topic?: string;
-  participant_brief?: string;
-  agent_instructions?: string;
-  quota_conversations?: number;
-  agent?: { base_url: string; api_key: string; model: string } | null;
-}
+export type SponsorRequest = BodyOf<typeof sponsorRequestSchema>;
 
 const count = { type: 'integer', minimum: 0 } as const;
 

@@ -1,4 +1,5 @@
 import { OFFERINGS } from '../../../shared/catalog/offerings';
+import type { BodyOf } from '../../http/ajv';
 
 /** How long a workflow's challenge may take to be published, from the start. */
 export const CHALLENGE_TTL_SECONDS = 86_400;
@@ -65,7 +66,4 @@ export const proofQuerySchema = {
 } as const;
 
 /** The body of a start, as validated. */
-export interface StartInstallRequest {
-  site_origin: string;
-  offering_id: string;
-}
+export type StartInstallRequest = BodyOf<typeof startInstallSchema>;

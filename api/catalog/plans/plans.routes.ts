@@ -9,7 +9,7 @@ import { createRouter } from '../../http/create-router';
 import type { AppDeps } from '../../http/deps';
 import { validateBody } from '../../http/validate';
 import { chargeFor, type Charge } from '../../payments/charge';
-import { pay } from '../../payments/pay';
+import { carriesPayment, pay } from '../../payments/pay';
 import { isPayerClaim } from '../../payments/payer-claim';
 import { walletKey } from '../../payments/bundle-credit/wallet-key';
 import { getInstallPlan } from './plan-activation';
@@ -113,8 +113,7 @@ export function planRoutes(deps: AppDeps): Router<AppState> {
         details: { expired_at: quote.expiresAt.toISOString() },
       });
     }
-    const carriesPayment = Boolean(ctx.get('payment-signature') || ctx.get('x-payment') || (ctx.state.body as { tx_hash?: string }).tx_hash);
-    if (quote.authorizationId && !carriesPayment) {
+    if (quote.authorizationId && !carriesPayment(ctx, deps)) {
       throw new AppError(409, 'quote_already_paid', 'This quote was paid already; GET its status (a lost answer is retried with the same payment, never a new one).', {
         details: { status: paymentPath(quote.id) },
       });

@@ -1,5 +1,6 @@
 import { AGENT_PLANS } from '../../../shared/catalog/agent-plans';
 import { TX_HASH_SCHEMA, WALLET_ADDRESS_SCHEMA } from '../../http/fields.schema';
+import type { BodyOf } from '../../http/ajv';
 
 const WORKFLOW_ID = { type: 'string', format: 'uuid', description: 'The verified install the plan is for (its free install workflow id).' } as const;
 const PLAN_ID = { type: 'string', enum: AGENT_PLANS.map((p) => p.id), description: 'A plan of GET /api/catalog/agent/catalog.' } as const;
@@ -25,11 +26,8 @@ export const renewalQuoteSchema = {
 export const upgradeQuoteSchema = newQuoteSchema;
 
 /** A quote request, as validated. */
-export interface QuoteRequest {
-  workflow_id: string;
-  plan_id?: string;
-  wallet_address: string;
-}
+// A new plan and an upgrade name the plan; a renewal takes the current one.
+export type QuoteRequest = BodyOf<typeof renewalQuoteSchema> & { plan_id?: BodyOf<typeof newQuoteSchema>['plan_id'] };
 
 /** Header of retry-activation (and of the payment): the payer's claim to the plan bundle's token. */
 export const PLAN_CLAIM_HEADER = 'X-CATALOG-PLAN-CLAIM';
