@@ -17,6 +17,7 @@ import { bundleOutcomeRequestSchema, companyOutcomeRequestSchema, type BundleOut
 import { loadEvidence, recordBundleOutcome, recordCompanyOutcome } from './outcome.store';
 import { findBundleByTokenHash } from '../payments/bundle-credit/bundle-store';
 import { BUNDLE_TOKEN_HEADER, bundleTokenHashFrom, invalidBundleToken } from '../payments/bundle-credit/bundle-token';
+import { sponsorshipSlotsUsed } from '../../shared/programs/sponsorship-slots';
 
 // The company a request's token found, kept beside the context rather than on the shared state type.
 const companies = new WeakMap<AppContext, CompanyRow>();
@@ -67,9 +68,10 @@ function presentPeriod(company: CompanyRow, now: Date) {
  * What a company has used and has left, per allowance, in its period.
  * @param company - an active company
  * @param now - the time of the reading
+ * @param sponsorsLinked - pilot sponsors linked to the company
  * @returns the usage body
  */
-export function presentUsage(company: CompanyRow, now: Date) {
+export function presentUsage(company: CompanyRow, now: Date, sponsorsLinked: number) {
   const period = presentPeriod(company, now);
   const guideLeft = period.ended ? 0 : company.guideCallsTotal - company.guideCallsUsed;
   return {
@@ -77,8 +79,10 @@ export function presentUsage(company: CompanyRow, now: Date) {
     allowances: {
       guide_calls: { total: company.guideCallsTotal, used: company.guideCallsUsed, left: guideLeft },
       embedded_check_credits: { total: company.creditsTotal, used: company.creditsTotal - company.creditsRemaining, left: company.creditsRemaining },
-      pilot_sponsorship_slots: { total: company.sponsorshipSlots, used: 0, left: company.sponsorshipSlots },
+      pilot_sponsorship_slots: { total: company.sponsorshipSlots, used: sponsorsLinked, left: Math.max(0, company.sponsorshipSlots - sponsorsLinked) },
     },
+    // What an operator needs to link the company's sponsored agents to its slots.
+    company_id: company.id,
   };
 }
 
@@ -139,7 +143,8 @@ export function companyRoutes(deps: AppDeps, stripe: CardProcessor): Router<AppS
   });
 
   router.get('/api/aei/company/usage', companyTokenGuard(deps, { active: true }), async (ctx: AppContext) => {
-    ctx.body = presentUsage(companyOf(ctx), new Date());
+    const company = companyOf(ctx);
+    ctx.body = presentUsage(company, new Date(), await sponsorshipSlotsUsed(ds, company.id));
   });
 
   router.post('/api/aei/company/outcome', validateBody(companyOutcomeRequestSchema), companyTokenGuard(deps, { active: true }), async (ctx: AppContext) => {

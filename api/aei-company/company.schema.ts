@@ -114,8 +114,9 @@ const allowanceUse = {
 /** JSON schema of `GET /api/aei/company/usage`. */
 export const companyUsageSchema = {
   type: 'object',
-  required: ['period', 'allowances'],
+  required: ['period', 'allowances', 'company_id'],
   properties: {
+    company_id: { type: 'string', format: 'uuid', description: "The company's id: give it to the operators to link the agents you sponsor in the pilot to your slots." },
     period: periodSchema,
     allowances: {
       type: 'object',
@@ -123,7 +124,7 @@ export const companyUsageSchema = {
       properties: {
         guide_calls: { ...allowanceUse, description: 'Counted per period; none are left once it ended.' },
         embedded_check_credits: { ...allowanceUse, description: "The bundle's basic credits; they outlive the period." },
-        pilot_sponsorship_slots: { ...allowanceUse, description: 'Pilot agents sponsored by this company in the period (an operator assigns them; none yet on this server, so used is 0).' },
+        pilot_sponsorship_slots: { ...allowanceUse, description: 'Pilot sponsors linked to this company by an operator (POST /api/operator/aei/sponsor with company_id); each takes one slot.' },
       },
     },
   },

@@ -48,6 +48,11 @@ export const sponsorRequestSchema = {
     agent_instructions: { type: 'string', maxLength: 4_000, description: "Sent to the agent as the conversation's system message (may be empty)." },
     quota_conversations: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'Conversations the sponsor pays for: invitations offered, started or stopped count; declined and expired ones do not.' },
     agent: { anyOf: [agentSchema, { type: 'null' }], description: 'The agent endpoint; null removes it (no invitations without one).' },
+    company_id: {
+      anyOf: [{ type: 'string', pattern: UUID_PATTERN }, { type: 'null' }],
+      description:
+        "The company of the company program this sponsor belongs to (the company_id its GET /api/aei/company/usage shows): the sponsor takes one of the plan's sponsorship slots. null unlinks it.",
+    },
   },
   if: { not: { required: ['sponsor_id'], properties: { sponsor_id: { type: 'string' } } } },
   then: { required: ['name', 'topic', 'participant_brief'], properties: { name: { type: 'string' }, topic: { type: 'string' }, participant_brief: { type: 'string' } } },
@@ -61,9 +66,10 @@ const count = { type: 'integer', minimum: 0 } as const;
 /** One sponsor as the operator reads it. */
 export const sponsorViewSchema = {
   type: 'object',
-  required: ['sponsor_id', 'name', 'domains', 'state', 'topic', 'participant_brief', 'quota_conversations', 'agent', 'usage'],
+  required: ['sponsor_id', 'company_id', 'name', 'domains', 'state', 'topic', 'participant_brief', 'quota_conversations', 'agent', 'usage'],
   properties: {
     sponsor_id: { type: 'string', format: 'uuid' },
+    company_id: { type: ['string', 'null'], description: 'The company whose sponsorship slot this sponsor takes, or null.' },
     name: { type: 'string' },
     domains: { type: 'array', items: { type: 'string' } },
     state: { enum: ['active', 'paused'] },

@@ -3,6 +3,7 @@ import { AppError } from '../../../shared/errors';
 import type { SecretBox } from '../../../shared/secrets/secret-box';
 import { namesSponsor } from './identity-flag';
 import type { SponsorRequest } from './sponsor.schema';
+import { takeSponsorshipSlot } from '../../../shared/programs/sponsorship-slots';
 
 /** The purpose label of the box that seals sponsors' agent keys (see `createSecretBox`). */
 export const AGENT_KEY_PURPOSE = 'pilot-agent-key';
@@ -19,7 +20,7 @@ export interface SponsorAgent {
 }
 
 const VIEW_SQL = `
-  SELECT s.id::text AS sponsor_id, s.name, s.domains, s.state, s.topic, s.participant_brief, s.agent_instructions,
+  SELECT s.id::text AS sponsor_id, s.company_id::text AS company_id, s.name, s.domains, s.state, s.topic, s.participant_brief, s.agent_instructions,
          s.quota_conversations, s.agent_base_url, s.agent_model, s.agent_key_sealed IS NOT NULL AS key_set,
          s.agent_calls, s.agent_failures, s.last_agent_failure, s.last_agent_failure_at,
          count(i.id)::int AS offered,
@@ -37,6 +38,7 @@ function present(r: Record<string, unknown>) {
   const quota = Number(r.quota_conversations);
   return {
     sponsor_id: String(r.sponsor_id),
+    company_id: (r.company_id as string | null) ?? null,
     name: String(r.name),
     domains: r.domains as string[],
     state: r.state as 'active' | 'paused',
@@ -167,6 +169,13 @@ export async function saveSponsor(ds: DataSource, box: SecretBox | undefined, bo
         `UPDATE pilot_sponsors SET agent_base_url = $2, agent_model = $3, agent_key_sealed = $4, last_agent_failure = NULL, last_agent_failure_at = NULL WHERE id = $1`,
         [id, baseUrl, body.agent.model, box!.seal(body.agent.api_key, id)],
       );
+    }
+    if (body.company_id === null) {
+      await tx.query(`UPDATE pilot_sponsors SET company_id = NULL WHERE id = $1`, [id]);
+    } else if (body.company_id !== undefined) {
+      const companyId = body.company_id.toLowerCase();
+      await takeSponsorshipSlot(tx, companyId, id);
+      await tx.query(`UPDATE pilot_sponsors SET company_id = $2 WHERE id = $1`, [id, companyId]);
     }
     if (body.state === 'paused') {
       await tx.query(`UPDATE pilot_invitations SET state = 'expired', ended_at = now(), end_reason = 'paused' WHERE sponsor_id = $1 AND state = 'offered'`, [id]);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { payCheckout, startCardStack, type CardStack } from '../../../helpers/card-stack';
+import { mintCredential } from '../../../../shared/operators/credentials';
+import { buyActiveCompany } from '../../../helpers/company';
 import { until } from '../../../helpers/until';
 
 const SUCCESS_CARD = '4242 4242 4242 4242';
@@ -202,4 +204,42 @@ describe('company program: terms, checkout, claim and usage (real SDK, local car
     // B's bundle (pending, no credits) is not A's: A sees its own granted credits only.
     expect(own.body.allowances.embedded_check_credits.total).to.equal(2000);
   });
+
+  it('counts the pilot sponsors an operator links to a company against its sponsorship slots, and refuses one more', async function () {
+    const company = await buyActiveCompany(cards);
+    const operator = (await mintCredential(cards.stack.deps.dataSource, 'operator', 3_600)).token;
+    const read = await usage(company.companyToken).expect(200);
+    const companyId = read.body.company_id as string;
+    expect(companyId).to.match(/^[0-9a-f-]{36}$/);
+    const slots = read.body.allowances.pilot_sponsorship_slots.total as number;
+    expect(slots).to.be.greaterThan(0);
+    const sponsor = (i: number, extra: Record<string, unknown>) =>
+      http()
+        .post('/api/operator/aei/sponsor')
+        .set('Authorization', `Bearer ${operator}`)
+        .send({ name: `Sponsor ${i}`, topic: 'travel', participant_brief: 'You need to change a booking.', ...extra });
+    const linked: string[] = [];
+    for (let i = 0; i < slots; i++) {
+      const res = await sponsor(i, { company_id: companyId });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.sponsor.company_id).to.equal(companyId);
+      linked.push(res.body.sponsor.sponsor_id as string);
+    }
+    expect((await usage(company.companyToken)).body.allowances.pilot_sponsorship_slots).to.deep.equal({ total: slots, used: slots, left: 0 });
+    // One more is refused and not linked; the sponsor is not created either (one transaction).
+    const full = await sponsor(slots, { company_id: companyId });
+    expect(full.status).to.equal(409);
+    expect(full.body.error.code).to.equal('sponsorship_slots_full');
+    const listed = await http().get('/api/operator/aei/sponsor').set('Authorization', `Bearer ${operator}`).expect(200);
+    expect((listed.body.sponsors as Array<{ name: string }>).map((s) => s.name)).to.not.include(`Sponsor ${slots}`);
+    // Changing a linked sponsor keeps its slot; unlinking one frees it.
+    expect((await sponsor(0, { sponsor_id: linked[0], company_id: companyId, name: 'Sponsor 0' })).status).to.equal(200);
+    expect((await sponsor(0, { sponsor_id: linked[0], company_id: null, name: 'Sponsor 0' })).status).to.equal(200);
+    expect((await usage(company.companyToken)).body.allowances.pilot_sponsorship_slots).to.deep.equal({ total: slots, used: slots - 1, left: 1 });
+    // An unknown company is named as the field at fault.
+    const unknown = await sponsor(99, { company_id: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.status).to.equal(422);
+    expect(unknown.body.error.code).to.equal('company_unknown');
+  });
+
 });
