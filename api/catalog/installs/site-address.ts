@@ -30,7 +30,7 @@ export function siteOriginOf(raw: string, outbound: AppConfig['outbound']): stri
     throw refuse('/site_origin', 'origin', 'must be an origin only (no path, query or fragment)');
   }
   const port = url.port === '' ? standard : Number(url.port);
-  if (port !== 80 && port !== 443 && !outbound.allowPorts.includes(port)) throw refuse('/site_origin', 'port', 'must use port 80 or 443');
+  if (port !== 80 && port !== 443 && !outbound.allowPorts.includes(port)) throw refuse('/site_origin', 'port', 'must use port 80 or 443 (a development server may allow another with OUTBOUND_ALLOW_PORTS)');
   return url.origin;
 }
 
