@@ -29,7 +29,8 @@ export interface Runner {
 }
 
 // Non-TypeScript folders the compiled modules read at startup (the starter kit's downloadable files).
-const RUNTIME_ASSET_DIRS = ['api/starter-kit/files'];
+// Files the compiled tree reads at run time that tsc does not emit (the browser component is served as written).
+const RUNTIME_ASSET_DIRS = ['api/starter-kit/files', 'embed/humanlike-check.js'];
 
 /** @returns a runner of the sources under tsx */
 export function sourceRunner(): Runner {
