@@ -1,28 +1,11 @@
-import type { LookupFunction } from 'node:net';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../../../api/app';
 import { createOutboundGuard, DEFAULT_OUTBOUND_POLICY } from '../../../../shared/http/outbound-guard';
 import { startInstallSite, type InstallSite } from '../../../helpers/install-site';
 import { startTestStack, type Http, type TestStack } from '../../../helpers/stack';
+import { controlledDns } from '../../../helpers/controlled-dns';
 
-/** Names resolve only to what the test says: no query leaves the machine, and a public-looking name can answer a private address. */
-function controlledDns(answers: Record<string, string>): LookupFunction & { asked: string[] } {
-  const asked: string[] = [];
-  const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    asked.push(hostname);
-    const address = answers[hostname];
-    if (address === undefined) {
-      callback(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
-      return;
-    }
-    const family = address.includes(':') ? 6 : 4;
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as unknown as LookupFunction & { asked: string[] };
-  lookup.asked = asked;
-  return lookup;
-}
 
 describe('the free install workflow refuses sites it must not fetch', function () {
   this.timeout(60_000);

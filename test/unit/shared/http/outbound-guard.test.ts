@@ -1,30 +1,10 @@
 import http from 'node:http';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import OpenAI from 'openai';
 import { createOutboundGuard, DEFAULT_OUTBOUND_POLICY, OutboundRefusal, type OutboundPolicy } from '../../../../shared/http/outbound-guard';
+import { controlledDns } from '../../../helpers/controlled-dns';
 
-/**
- * A name server under the test's control: every name resolves to the address the test gave it, so
- * no query leaves the machine and a "public" name can be made to answer a private address.
- */
-function controlledDns(answers: Record<string, string[]>): LookupFunction & { asked: string[] } {
-  const asked: string[] = [];
-  const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    asked.push(hostname);
-    const queue = answers[hostname];
-    const address = queue?.length ? (queue.length > 1 ? queue.shift()! : queue[0]!) : undefined;
-    if (address === undefined) {
-      callback(Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
-      return;
-    }
-    const family = address.includes(':') ? 6 : 4;
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as unknown as LookupFunction & { asked: string[] };
-  lookup.asked = asked;
-  return lookup;
-}
 
 async function refusalOf(promise: Promise<unknown>): Promise<OutboundRefusal> {
   try {
