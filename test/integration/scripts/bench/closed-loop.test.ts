@@ -18,15 +18,16 @@ describe('bench closed loop', function () {
 
   before(async () => {
     server = http.createServer((req, res) => {
-      arrivals.push(performance.now());
+      // Every fourth request is refused, decided as it arrives (at answer time the count depends
+      // on how many others arrived meanwhile), so statuses are counted apart.
+      const refused = arrivals.push(performance.now()) % 4 === 0;
       if (!firstOfConnection.has(req.socket.remotePort ?? 0)) firstOfConnection.set(req.socket.remotePort ?? 0, performance.now());
       inFlight++;
       req.resume();
       req.on('end', () =>
         setTimeout(() => {
           inFlight--;
-          // Every fourth request is refused, so statuses are counted apart.
-          res.statusCode = arrivals.length % 4 === 0 ? 503 : 200;
+          res.statusCode = refused ? 503 : 200;
           res.end('{}');
         }, DELAY_MS),
       );
