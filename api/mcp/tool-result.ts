@@ -4,7 +4,7 @@ import { AppError, InternalError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 
 // The payment methods own the _meta keys they read; re-exported for the tool descriptions and tests.
-export { MCP_PAYMENT_META_KEY } from '../payments/methods/x402.method';
+export { MCP_PAYMENT_META_KEY } from '../payments/methods/x402-proof';
 export { MCP_BUNDLE_TOKEN_META_KEY } from '../payments/methods/bundle-credit.method';
 /** `_meta` key of the SettleResponse on a paid result (x402 MCP transport). */
 export const MCP_PAYMENT_RESPONSE_META_KEY = 'x402/payment-response';
