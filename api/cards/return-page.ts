@@ -1,8 +1,6 @@
 import type { CardPurchaseRow } from '../../shared/cards/card-store';
+import { escapeHtml } from '../http/html-page';
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 function statusLine(purchase: CardPurchaseRow | undefined, kind: 'complete' | 'cancelled'): string {
   if (!purchase) return 'This checkout is not known to this server.';

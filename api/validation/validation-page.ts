@@ -1,8 +1,6 @@
 import type { PublicFigure, PublicValidation } from './validation-view';
+import { escapeHtml } from '../http/html-page';
 
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
 
 /** A figure as the page prints it: three decimals, or "not measurable" where the data cannot give one. */
 export function formatFigure(value: number | null): string {

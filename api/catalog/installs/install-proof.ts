@@ -1,4 +1,5 @@
 import type { InstallRow } from '../../../shared/catalog/install-store';
+import { escapeHtml } from '../../http/html-page';
 
 /** The public proof of an install: a verified install names its origin; a revoked one does not. */
 export interface InstallProof {
@@ -36,9 +37,6 @@ export function installProof(install: InstallRow): InstallProof | undefined {
   return undefined;
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 /**
  * The badge: a flat two-part SVG, "humanlike install | verified" (green) or "| revoked" (grey).
@@ -54,8 +52,8 @@ export function proofBadgeSvg(proof: InstallProof): string {
   const width = leftWidth + rightWidth;
   const title = proof.status === 'verified' ? `${label}: verified on ${proof.site_origin}` : `${label}: revoked`;
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${escapeXml(title)}">`,
-    `<title>${escapeXml(title)}</title>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${escapeHtml(title)}">`,
+    `<title>${escapeHtml(title)}</title>`,
     `<rect width="${leftWidth}" height="20" fill="#555"/>`,
     `<rect x="${leftWidth}" width="${rightWidth}" height="20" fill="${color}"/>`,
     '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">',
@@ -84,12 +82,12 @@ export function proofPage(proof: InstallProof, badgePath: string): string {
   const title = proof.status === 'verified' ? `Verified install on ${proof.site_origin}` : 'Revoked install';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeXml(title)}</title>
-<meta property="og:title" content="${escapeXml(title)}">
+<title>${escapeHtml(title)}</title>
+<meta property="og:title" content="${escapeHtml(title)}">
 </head><body>
-<h1>${escapeXml(title)}</h1>
-<p><img src="${escapeXml(badgePath)}" alt="humanlike install: ${proof.status}"></p>
-<dl>${rows.map(([k, v]) => `<dt>${escapeXml(k)}</dt><dd>${escapeXml(v)}</dd>`).join('')}</dl>
+<h1>${escapeHtml(title)}</h1>
+<p><img src="${escapeHtml(badgePath)}" alt="humanlike install: ${proof.status}"></p>
+<dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>
 <p>The service fetched the challenge from the site and found the snippet on its live page; both are checked again regularly, and the badge is revoked when either disappears.</p>
 </body></html>
 `;
