@@ -108,6 +108,7 @@ import { FLOOR_PG_QUEUE, FLOOR_QUEUE, NOOP_QUEUE, jobFrom, reserveRoundQuery } f
 import { FROM_SOURCE, benchRunner, logTail, startChild, stopChild, waitFor, type Child } from './children';
 import { CLOCK_TICK, cleanUpOnInterrupt, serviceEnv as serviceEnvFor, adminStatement, createMigratedDatabase, freePort, procStat, removeQueueKeys } from './bench-env';
 import { post, runClosedLoop } from './closed-loop';
+import { cpuPerCall, ownCpuPerCall, sideOf, type CpuShares, type TargetName } from './case-cpu';
 import { median, percentile, sorted } from './stats';
 import {
   measureCurveCosts,
@@ -253,8 +254,6 @@ function sampleCpu(children: Child[]): CpuSample {
 }
 
 /** Cores busy per process (or group of processes) over an interval. */
-type CpuShares = Record<string, number>;
-
 function cpuShares(a: CpuSample, b: CpuSample): CpuShares {
   const wall = b.wall - a.wall;
   const used: Record<string, number> = {};
@@ -350,19 +349,8 @@ function mean(xs: number[]): number {
   return xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-type TargetName = 'no-op' | 'floor' | 'floor-pg' | 'score' | 'embed' | 'paid' | 'paid-2s' | 'facilitator-2s' | 'stress';
-
 /** Paid targets: their settlements are timed, their facilitator's CPU is named. */
 const isPaid = (t: TargetName) => t === 'paid' || t === 'paid-2s' || t === 'stress';
-
-/** The child processes whose CPU is a target's: its web, its worker, its facilitator. */
-function sideOf(t: TargetName): { web: string; worker: string; facilitator: string } {
-  if (t === 'no-op' || t === 'floor') return { web: `${t} web`, worker: `${t} worker`, facilitator: 'facilitator' };
-  if (t === 'floor-pg') return { web: 'floor-pg web', worker: 'floor worker', facilitator: 'facilitator' };
-  if (t === 'paid-2s') return { web: 'paid-2s web', worker: 'paid-2s worker', facilitator: 'paid-2s facilitator' };
-  if (t === 'facilitator-2s') return { web: '(none)', worker: '(none)', facilitator: 'paid-2s facilitator' };
-  return { web: 'score web', worker: 'score worker', facilitator: 'facilitator' };
-}
 
 interface CaseResult {
   target: TargetName;
@@ -1261,18 +1249,6 @@ function issue17Goals(
 // The service's payment settings for a running facilitator's development chain.
 function paymentEnv(chain: ChainInfo): Record<string, string> {
   return { X402_FACILITATOR_URL: chain.url, X402_NETWORK: chain.network, USDC_ASSET_ADDRESS: chain.asset, TREASURY_EVM_ADDRESS: chain.treasury };
-}
-
-// A case's own CPU (web, worker with its threads, PostgreSQL, Redis) per 200, in ms: the facilitator excluded.
-function ownCpuPerCall(r: CaseResult): number {
-  const side = sideOf(r.target);
-  return cpuPerCall(r, [side.web, side.worker, 'postgres', 'redis']);
-}
-
-// The CPU of the named process groups per 200 of a case, in ms.
-function cpuPerCall(r: CaseResult, groups: string[]): number {
-  const cores = [...new Set(groups)].reduce((a, g) => a + (r.cpu[g] ?? 0), 0);
-  return (1000 * r.seconds * cores) / Math.max(1, r.ok);
 }
 
 // Worker CPU (with its threads) per 200 of a case, in ms.
