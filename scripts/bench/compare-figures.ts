@@ -1,8 +1,10 @@
 // Two revisions' HTTP bench runs side by side: for each case (target and connections), each
-// revision's median throughput, p50 and own CPU per call over the rounds, the head's change
-// against the base as the median of the rounds' paired ratios, and the noise those figures carry
-// on this machine: how far one revision's rounds spread among themselves. A change inside the
-// noise is not a change this run can see.
+// revision's median throughput, p50 and own CPU per call over the rounds, and the head's change
+// against the base as the rounds' paired ratios (round i of one ran next to round i of the other,
+// so both met the machine in about the same state). This machine's speed swings by half within
+// minutes, more than each side's rounds agree among themselves, so the verdict asks only whether
+// the rounds agree: a figure is worse (or better) when every round's ratio says so, and otherwise
+// the rounds disagree and the run shows no change it can tell from the machine's swings.
 import { ownCpuPerCall, type CaseCpu } from './case-cpu';
 import { median } from './stats';
 
@@ -26,10 +28,10 @@ export interface FigureComparison {
   ratios: number[];
   /** The median of `ratios`. */
   ratio: number;
-  /** The larger of the two revisions' spreads among their own rounds (max / min - 1). */
-  noise: number;
-  /** 'one round' when there is no second round to measure the noise by. */
-  verdict: 'within noise' | 'better' | 'worse' | 'one round';
+  /** The lowest and highest of `ratios`. */
+  range: [number, number];
+  /** 'one round' when there is no second round to agree with. */
+  verdict: 'rounds disagree' | 'better in every round' | 'worse in every round' | 'one round';
 }
 
 /** One case (target x connections) of the comparison. */
@@ -43,12 +45,6 @@ function valueOf(c: BenchCase, figure: ComparedFigure): number {
   if (figure === 'rps') return c.rps;
   if (figure === 'p50') return c.p50;
   return ownCpuPerCall(c);
-}
-
-function spread(xs: number[]): number {
-  if (xs.length < 2) return 0;
-  const lo = Math.min(...xs);
-  return lo > 0 ? Math.max(...xs) / lo - 1 : Infinity;
 }
 
 /**
@@ -76,10 +72,14 @@ export function compareRuns(base: BenchCase[][], head: BenchCase[][]): CaseCompa
       const hs = pairs.map(([, h]) => valueOf(h, figure));
       const ratios = pairs.map((_, i) => hs[i] / bs[i]);
       const ratio = median(ratios);
-      const noise = Math.max(spread(bs), spread(hs));
-      const better = figure === 'rps' ? ratio > 1 : ratio < 1;
-      const verdict = pairs.length < 2 ? 'one round' : Math.abs(ratio - 1) <= noise ? 'within noise' : better ? 'better' : 'worse';
-      return { figure, base: median(bs), head: median(hs), ratios, ratio, noise, verdict };
+      const range: [number, number] = [Math.min(...ratios), Math.max(...ratios)];
+      const higherIsBetter = figure === 'rps';
+      const allAbove = range[0] > 1;
+      const allBelow = range[1] < 1;
+      let verdict: FigureComparison['verdict'] = 'rounds disagree';
+      if (pairs.length < 2) verdict = 'one round';
+      else if (allAbove || allBelow) verdict = allAbove === higherIsBetter ? 'better in every round' : 'worse in every round';
+      return { figure, base: median(bs), head: median(hs), ratios, ratio, range, verdict };
     });
     out.push({ target: first.target, connections: first.connections, figures });
   }
@@ -97,13 +97,12 @@ const UNITS: Record<ComparedFigure, string> = { rps: 'req/s', p50: 'ms p50', cpu
  */
 export function formatComparison(comparisons: CaseComparison[], baseName: string, headName: string): string[] {
   const f = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));
-  const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
-  const lines = [`case             figure        ${baseName.padStart(10)} ${headName.padStart(10)}  head/base [rounds]             noise   verdict`];
+  const lines = [`case             figure        ${baseName.padStart(10)} ${headName.padStart(10)}  head/base [each round]                     verdict`];
   for (const c of comparisons) {
     for (const fig of c.figures) {
       lines.push(
         `${`${c.target} x${c.connections}`.padEnd(16)} ${UNITS[fig.figure].padEnd(13)} ${f(fig.base).padStart(10)} ${f(fig.head).padStart(10)}  ` +
-          `${`${fig.ratio.toFixed(3)} [${fig.ratios.map((r) => r.toFixed(3)).join(', ')}]`.padEnd(30)} ${`±${pct(fig.noise).slice(1)}`.padStart(7)}   ${fig.verdict}`,
+          `${`${fig.ratio.toFixed(3)} [${fig.ratios.map((r) => r.toFixed(3)).join(', ')}]`.padEnd(42)} ${fig.verdict}`,
       );
     }
   }

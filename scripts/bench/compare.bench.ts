@@ -9,8 +9,8 @@
 // project's own code. Each side runs its own scripts/bench/http.bench.ts (it builds its own tree
 // and starts its own web, worker and facilitator, with its own database and queue prefix).
 //
-// Environment: BENCH_COMPARE_ROUNDS (4: an even count runs each side first
-// equally often), BENCH_COMPARE_TARGETS (no-op,score,paid: the no-op is
+// Environment: BENCH_COMPARE_ROUNDS (6: an even count runs each side first
+// equally often, and six rounds agreeing by chance is 1 in 32), BENCH_COMPARE_TARGETS (no-op,score,paid: the no-op is
 // the same round trip on both sides, so its ratio shows the machine's drift between the two
 // runs), BENCH_COMPARE_OUT (write the comparison as JSON there); BENCH_SECONDS,
 // BENCH_CONNECTIONS and the other BENCH_* variables pass through to both sides.
@@ -21,7 +21,7 @@ import path from 'node:path';
 import { compareRuns, formatComparison, type BenchCase } from './compare-figures';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? '4');
+const ROUNDS = Number(process.env.BENCH_COMPARE_ROUNDS ?? '6');
 const TARGETS = process.env.BENCH_COMPARE_TARGETS ?? 'no-op,score,paid';
 
 function out(line = ''): void {
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     out();
     for (const line of formatComparison(comparisons, baseName, headName)) out(line);
     out();
-    out('noise: the larger of the two sides\' spreads over their own rounds (max / min - 1); a ratio inside it is not a change this run can see.');
+    out('head/base: the median of the rounds\' paired ratios, then each round\'s; a figure changed only where every round agrees (a no-op ratio far from 1 is the machine\'s swing between the two runs).');
     if (process.env.BENCH_COMPARE_OUT) {
       writeFileSync(process.env.BENCH_COMPARE_OUT, `${JSON.stringify({ base: baseSha, head: headSha, dirty, rounds: ROUNDS, targets: TARGETS, comparisons }, null, 2)}\n`);
     }

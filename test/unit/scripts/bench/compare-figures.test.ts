@@ -7,7 +7,7 @@ function scoreCase(connections: number, rps: number, p50: number, cores: number)
 }
 
 describe('bench compare figures', () => {
-  it('pairs rounds, takes the median ratio and reads it against each side\'s own spread', () => {
+  it('pairs rounds, takes the median of their ratios and calls a change only where every round agrees', () => {
     const base = [[scoreCase(1, 100, 10, 0.5)], [scoreCase(1, 110, 10, 0.5)], [scoreCase(1, 105, 10, 0.5)]];
     const head = [[scoreCase(1, 102, 20, 0.5)], [scoreCase(1, 108, 20, 0.5)], [scoreCase(1, 100, 20, 0.5)]];
     const [c] = compareRuns(base, head);
@@ -17,24 +17,24 @@ describe('bench compare figures', () => {
     expect(rps.head).to.equal(102);
     expect(rps.ratios.map((r) => +r.toFixed(4))).to.deep.equal([1.02, 0.9818, 0.9524]);
     expect(rps.ratio).to.be.closeTo(0.9818, 1e-4);
-    expect(rps.noise).to.be.closeTo(0.1, 1e-9); // the base's 110 / 100
-    expect(rps.verdict).to.equal('within noise');
-    // p50 doubled in every round while neither side spread: worse, not noise.
-    expect(c.figures.find((f) => f.figure === 'p50')).to.include({ ratio: 2, noise: 0, verdict: 'worse' });
+    expect(rps.range.map((r) => +r.toFixed(4))).to.deep.equal([0.9524, 1.02]);
+    expect(rps.verdict).to.equal('rounds disagree');
+    // p50 doubled in every round: worse, whatever the spread.
+    expect(c.figures.find((f) => f.figure === 'p50')).to.deep.include({ ratio: 2, range: [2, 2], verdict: 'worse in every round' });
     // Own CPU per call counts the score web (0.5 cores x 10 s / calls), not the bench client.
     const cpu = c.figures.find((f) => f.figure === 'cpu')!;
     expect(cpu.base).to.be.closeTo(1000 * 5 / 1050, 1e-9);
-    expect(cpu.verdict).to.equal('within noise');
+    expect(cpu.verdict).to.equal('rounds disagree');
   });
 
-  it('calls a lower throughput worse and a lower latency better beyond the noise', () => {
+  it('calls a lower throughput worse and a lower latency better', () => {
     const base = [[scoreCase(50, 200, 30, 1)], [scoreCase(50, 200, 30, 1)]];
     const head = [[scoreCase(50, 150, 20, 1)], [scoreCase(50, 150, 20, 1)]];
     const verdicts = Object.fromEntries(compareRuns(base, head)[0].figures.map((f) => [f.figure, f.verdict]));
-    expect(verdicts).to.deep.equal({ rps: 'worse', p50: 'better', cpu: 'worse' });
+    expect(verdicts).to.deep.equal({ rps: 'worse in every round', p50: 'better in every round', cpu: 'worse in every round' });
   });
 
-  it('says a single round has no noise estimate, and leaves out a case one side did not run in every round', () => {
+  it('says a single round has nothing to agree with, and leaves out a case one side did not run in every round', () => {
     const one = compareRuns([[scoreCase(1, 100, 10, 0.5)]], [[scoreCase(1, 50, 10, 0.5)]]);
     expect(one[0].figures.every((f) => f.verdict === 'one round')).to.equal(true);
     const missing = compareRuns([[scoreCase(1, 100, 10, 0.5), scoreCase(50, 1, 1, 1)], [scoreCase(1, 100, 10, 0.5)]], [[scoreCase(1, 100, 10, 0.5)], [scoreCase(1, 100, 10, 0.5)]]);
