@@ -1,6 +1,5 @@
 import type { CardPurchaseRow } from '../../shared/cards/card-store';
-import { escapeHtml } from '../http/html-page';
-
+import { escapeHtml, htmlPage } from '../http/html-page';
 
 function statusLine(purchase: CardPurchaseRow | undefined, kind: 'complete' | 'cancelled'): string {
   if (!purchase) return 'This checkout is not known to this server.';
@@ -20,13 +19,10 @@ function statusLine(purchase: CardPurchaseRow | undefined, kind: 'complete' | 'c
  */
 export function renderReturnPage(kind: 'complete' | 'cancelled', purchase: CardPurchaseRow | undefined): string {
   const status = purchase?.status ?? 'unknown';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>humanlike card checkout</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1f2328}code{background:#f6f8fa;padding:.1rem .3rem}</style></head>
-<body><main>
-<h1>${kind === 'complete' ? 'Checkout complete' : 'Checkout cancelled'}</h1>
+  return htmlPage({
+    title: 'humanlike card checkout',
+    body: `<h1>${kind === 'complete' ? 'Checkout complete' : 'Checkout cancelled'}</h1>
 <p id="purchase-status" data-status="${escapeHtml(status)}">${escapeHtml(statusLine(purchase, kind))}</p>
-<p>Read your balance with <code>GET /api/bundle/balance</code> and your bundle token in the <code>X-BUNDLE-TOKEN</code> header. Spend one credit per basic session with <code>POST /api/simulate</code> and the same header.</p>
-</main></body></html>`;
+<p>Read your balance with <code>GET /api/bundle/balance</code> and your bundle token in the <code>X-BUNDLE-TOKEN</code> header. Spend one credit per basic session with <code>POST /api/simulate</code> and the same header.</p>`,
+  });
 }

@@ -39,10 +39,11 @@ const STYLE = `
 
 /**
  * A complete, self-contained HTML page (inline CSS, no script, no build step), readable on a phone.
- * @param page - the escaped title, the already-escaped head tags and body
+ * @param page - the title (escaped here), the already-escaped head tags and body, and the page's
+ *   own CSS after the shared rules (a wider page, a colour of its own)
  * @returns the document
  */
-export function htmlPage(page: { title: string; head?: string; body: string }): string {
+export function htmlPage(page: { title: string; head?: string; body: string; style?: string }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -50,7 +51,7 @@ export function htmlPage(page: { title: string; head?: string; body: string }): 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title>
 ${page.head ?? ''}
-<style>${STYLE}</style>
+<style>${STYLE}${page.style ?? ''}</style>
 </head>
 <body>
 <main>

@@ -27,7 +27,9 @@ function withDefaults(body: TrainingDatasetRequest): TrainingDatasetRequest {
 export function trainingDatasetLines(deps: AppDeps, sent: unknown, delivered: Record<string, unknown>, format: DatasetFormat = 'jsonl'): Readable {
   const body = withDefaults(sent as TrainingDatasetRequest);
   const manifest = delivered as Record<string, unknown> & TrainingExportManifest;
-  return datasetStream(deps.dataSource, walletKey(body.wallet_address), manifest, manifest, body.include_text === true, format);
+  // The stored manifest names the lines' media type; each delivery names the one it is sent in.
+  const header = { ...manifest, content_type: format === 'json' ? 'application/json' : 'application/jsonl' };
+  return datasetStream(deps.dataSource, walletKey(body.wallet_address), manifest, header, body.include_text === true, format);
 }
 
 /**

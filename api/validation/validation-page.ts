@@ -1,26 +1,18 @@
 import type { PublicFigure, PublicValidation } from './validation-view';
-import { escapeHtml } from '../http/html-page';
-
+import { escapeHtml, htmlPage } from '../http/html-page';
 
 /** A figure as the page prints it: three decimals, or "not measurable" where the data cannot give one. */
 export function formatFigure(value: number | null): string {
   return value === null ? 'not measurable' : value.toFixed(3);
 }
 
+// The shared layout, wider for the tables, with a colour for a missed bar.
 const STYLE = `
-  :root { color-scheme: light dark; --ink: #1c2430; --muted: #5b6675; --paper: #fbf8f1; --line: #d9cfb8; --accent: #1f6f5c; --miss: #a3412a; }
-  @media (prefers-color-scheme: dark) { :root { --ink: #ece7dc; --muted: #a9b1bc; --paper: #171b21; --line: #3a4250; --accent: #5fc4a8; --miss: #e08a6f; } }
-  * { box-sizing: border-box; }
-  body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--paper); }
-  main { max-width: 60rem; margin: 0 auto; padding: 1.25rem; }
-  h1, h2 { font-family: Georgia, "Times New Roman", serif; font-weight: 600; line-height: 1.2; }
-  .muted { color: var(--muted); }
-  table { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; }
-  th, td { padding: .35rem .3rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+  :root { --miss: #a3412a; } @media (prefers-color-scheme: dark) { :root { --miss: #e08a6f; } }
+  main { max-width: 60rem; } body { font-size: 15px; }
+  th, td { vertical-align: top; } td.num, th.num { white-space: nowrap; }
   .met { color: var(--accent); font-weight: 600; white-space: nowrap; } .missed { color: var(--miss); font-weight: 600; white-space: nowrap; }
-  code { font-size: .95em; } a { color: var(--accent); }
-  .table-wrap { overflow-x: auto; }
+  code { font-size: .95em; } .table-wrap { overflow-x: auto; }
 `;
 
 function rowsOf(figures: PublicFigure[]): string {
@@ -62,18 +54,11 @@ export function renderValidationPage(v: PublicValidation): string {
       return `<section id="${escapeHtml(d.dimension)}"><h2>${escapeHtml(d.dimension.replace(/_/g, ' '))}</h2>${ood}${ind}<p class="muted">Data:</p><ul>${data}</ul></section>`;
     })
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>How far the scores hold: validation</title>
-<link rel="alternate" type="application/json" href="/api/validation.json">
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<h1>How far the scores hold</h1>
+  return htmlPage({
+    title: 'How far the scores hold: validation',
+    head: '<link rel="alternate" type="application/json" href="/api/validation.json">',
+    style: STYLE,
+    body: `<h1>How far the scores hold</h1>
 <p>Each dimension's figures against human judgements, <strong>out of domain</strong> first: on a source, genre or generator
 the fit never read (each source held out in turn, the rest fitted). In-domain figures follow for comparison. Scorer
 <code>${escapeHtml(v.scorer_version)}</code>; ${v.bars_met} of ${v.bars} bars met.</p>
@@ -82,9 +67,6 @@ ${stale}
 <p>Machine-readable: <a href="/api/validation.json">/api/validation.json</a>. How far the program's human raters agree with each
 other and with the engine, live: <a href="${escapeHtml(v.human_agreement)}">${escapeHtml(v.human_agreement)}</a>.</p>
 ${summary}
-${sections}
-</main>
-</body>
-</html>
-`;
+${sections}`,
+  });
 }

@@ -151,7 +151,8 @@ describe('POST /api/training-dataset (paid, JSON or JSON Lines, on the exports q
       expect(json.status).to.equal(200);
       expect(json.headers['content-type']).to.match(/^application\/json;/);
       expect(json.headers.vary).to.match(/Accept/i);
-      expect(json.body).to.include({ format: 'humanlike.training-dataset.v1', records: 3 });
+      // Each delivery names the media type it is sent in.
+      expect(json.body).to.include({ format: 'humanlike.training-dataset.v1', records: 3, content_type: 'application/json' });
       expect(json.body).to.not.have.property('record_type');
       const sessions = json.body.sessions as Line[];
       expect(sessions.map((r) => (r.metrics as { eq_score: number }).eq_score)).to.deep.equal([60, 61, 62]);
@@ -161,7 +162,7 @@ describe('POST /api/training-dataset (paid, JSON or JSON Lines, on the exports q
       expect(lines.map((l) => l.record_type)).to.deep.equal(['manifest', 'session', 'session', 'session', 'end']);
       const { record_type: _type, ...manifest } = lines[0];
       const { sessions: _sessions, ...jsonManifest } = json.body as Record<string, unknown>;
-      expect(manifest).to.deep.equal(jsonManifest);
+      expect(manifest).to.deep.equal({ ...jsonManifest, content_type: 'application/jsonl' });
       expect(lines.slice(1, 4)).to.deep.equal(sessions);
     });
 
