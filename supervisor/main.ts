@@ -7,8 +7,8 @@ import { DEFAULT_REDIS_PROBE } from './redis-choice';
 
 export { findRootDir };
 
-/** The command that runs the CLI from the repository, as the banner shows it. */
-const CLI = 'node dist/cli/humanlike.js';
+/** The command that runs the CLI from the repository, as the banner shows it (the README's form). */
+const CLI = 'npx humanlike';
 
 /**
  * The line `npm start` prints once the stack serves.

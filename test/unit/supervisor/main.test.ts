@@ -40,13 +40,13 @@ describe('supervisor/main', function () {
     expect(text).to.contain(`Second funded wallet: ${payers[1].address}`).and.contain(payers[1].privateKey);
     expect(text).to.not.contain(payers[2].privateKey);
     expect(text).to.contain('accounts 2 to 4 of the public test mnemonic').and.contain('account 0 signs settlements and 1 is the treasury');
-    expect(text).to.contain('humanlike.js pay --url http://localhost:3000').and.contain(`--asset ${embeddedPayments.asset}`);
+    expect(text).to.contain('npx humanlike pay --url http://localhost:3000').and.contain(`--asset ${embeddedPayments.asset}`);
   });
 
   it('says how to reach the operator tools: through the recorded embedded database, or the same DATABASE_URL', function () {
     const base = { url: 'http://localhost:3000', redis: 'local', redisUrl: 'redis://127.0.0.1:6379', queuePrefix: 'p', payments: configuredPayments, cards: configuredCards } as const;
     const embedded = operatorLines({ ...base, database: 'embedded' }, '/repo/.data').join('\n');
-    expect(embedded).to.contain('humanlike.js admin token create --role admin --ttl 1d').and.contain('/repo/.data/database-url');
+    expect(embedded).to.contain('npx humanlike admin token create --role admin --ttl 1d').and.contain('/repo/.data/database-url');
     expect(embedded).to.contain('http://localhost:3000/admin/queues').and.contain('Authorization: Bearer');
     expect(operatorLines({ ...base, database: 'configured' }, '/repo/.data').join('\n')).to.contain('the same DATABASE_URL').and.not.contain('database-url');
   });
