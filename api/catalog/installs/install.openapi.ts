@@ -146,7 +146,7 @@ export const installOperations: OperationSpec[] = [
     operationId: 'getVerifiedInstall',
     summary: 'The public proof of an install: JSON, an SVG badge or an HTML page.',
     description:
-      'A verified install shows its origin, offering, verification time and last check. A revoked install shows its status without its origin. An install that was never verified is not public: 404, as for an unknown id.',
+      'A verified install shows its origin, offering, verification time and last check. A revoked install shows its status without its origin. An install that was never verified is not public: 404, as for an unknown id. Every format answers Cache-Control: public, max-age=0 and a strong ETag (304 on If-None-Match): caches revalidate on each view, so a revoked badge never shows as verified.',
     tags: ['public'],
     pathParams: PATH_PARAMS,
     query: proofQuerySchema,
@@ -159,6 +159,7 @@ export const installOperations: OperationSpec[] = [
           { mediaType: 'text/html', schema: { type: 'string' } },
         ],
       },
+      '304': { description: 'Not modified: the If-None-Match tag is still the current one.' },
       '404': { description: 'install_not_verified', schema: errorBodySchema },
       ...COMMON_RESPONSES,
     },

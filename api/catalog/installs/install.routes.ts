@@ -12,6 +12,7 @@ import {
 import { COMPONENT_PATH } from '../../../shared/embed/component-path';
 import { AppError, NotFoundError, ValidationError } from '../../../shared/errors';
 import type { OutboundGuard } from '../../../shared/http/outbound-guard';
+import { jsonDocument, sendCacheable } from '../../http/cacheable';
 import type { AppContext, AppState } from '../../http/context';
 import { createRouter } from '../../http/create-router';
 import type { AppDeps } from '../../http/deps';
@@ -152,16 +153,12 @@ export function installRoutes(deps: AppDeps, outbound: OutboundGuard): Router<Ap
     // An install never verified is not public: the same 404 as an unknown id.
     if (!proof) throw new AppError(404, 'install_not_verified', 'No verified install has this id.');
     const format = (ctx.state.query as { format: 'json' | 'svg' | 'html' }).format;
-    ctx.set('Cache-Control', 'public, max-age=60');
-    if (format === 'svg') {
-      ctx.type = 'image/svg+xml';
-      ctx.body = proofBadgeSvg(proof);
-    } else if (format === 'html') {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = proofPage(proof, `${workflowPaths(install.id).proof}?format=svg`);
-    } else {
-      ctx.body = { ...proof, badge: `${workflowPaths(install.id).proof}?format=svg`, page: `${workflowPaths(install.id).proof}?format=html` };
-    }
+    // No freshness lifetime, with a tag: a badge is revalidated on every view (304 while unchanged),
+    // so a revoked install never goes on showing as verified from a cache.
+    const links = { badge: `${workflowPaths(install.id).proof}?format=svg`, page: `${workflowPaths(install.id).proof}?format=html` };
+    if (format === 'svg') sendCacheable(ctx, { body: proofBadgeSvg(proof), type: 'image/svg+xml', maxAgeSeconds: 0 });
+    else if (format === 'html') sendCacheable(ctx, { body: proofPage(proof, links.badge), type: 'text/html; charset=utf-8', maxAgeSeconds: 0 });
+    else sendCacheable(ctx, jsonDocument({ ...proof, ...links }, 0));
   });
 
   return router;

@@ -101,6 +101,12 @@ describe('the free install workflow', function () {
     const { http } = stack;
     const kept = await verifyInstall(http, site, '/kept');
     const lost = await verifyInstall(http, site, '/lost');
+    // A viewer's copy of the verified badge: revalidated on every view (no freshness lifetime), with its tag.
+    const before304 = await http.get(`/api/catalog/verified-installs/${lost.id}?format=svg`).buffer(true).expect(200);
+    expect(before304.headers['cache-control']).to.equal('public, max-age=0');
+    const tag = before304.headers.etag as string;
+    expect(tag).to.match(/^"[\w-]+"$/);
+    await http.get(`/api/catalog/verified-installs/${lost.id}?format=svg`).set('If-None-Match', tag).expect(304);
     site.serve('/lost', pageWith('<p>the snippet was removed</p>'), 'text/html');
     // Both were last checked long enough ago to be due.
     await stack.deps.dataSource.query(`UPDATE catalog_install_workflows SET last_checked_at = now() - interval '7 hours'`);
@@ -115,7 +121,8 @@ describe('the free install workflow', function () {
     const revoked = await http.get(`/api/catalog/verified-installs/${lost.id}`).expect(200);
     expect(revoked.body).to.include({ status: 'revoked', revoked_reason: 'snippet_missing' });
     expect(revoked.body).not.to.have.property('site_origin');
-    const badge = await http.get(`/api/catalog/verified-installs/${lost.id}?format=svg`).buffer(true).expect(200);
+    // The viewer revalidating its verified copy gets the revoked badge at once, not a 304.
+    const badge = await http.get(`/api/catalog/verified-installs/${lost.id}?format=svg`).set('If-None-Match', tag).buffer(true).expect(200);
     expect(String(badge.body)).to.include('>revoked</text>').and.not.include('127.0.0.1');
     expect((await http.get(`/api/catalog/free-installs/${lost.id}/next-action`).expect(200)).body.action).to.equal('start_again');
 
