@@ -1,5 +1,6 @@
 import type { AppConfig } from '../../shared/config';
 import { livePrice, type NetworkConfig } from '../../shared/operators/network-config';
+import { AGENT_PLAN_PRODUCT, AGENT_PLANS, QUOTE_TTL_SECONDS } from '../../shared/catalog/agent-plans';
 import { CARD_PACKS, PRODUCT_TERMS, PRODUCTS, type Price, type Product } from '../../shared/products';
 
 const LEGACY_NETWORK = 'solana';
@@ -125,6 +126,18 @@ export function buildPricingManifest(
       key_reused_with_other_inputs: { status: 409, error: 'idempotency_conflict', charged: false },
       contextual_unavailable: { status: 503, error: 'contextual_unavailable', charged: false },
       browser_component: endpoint(served, 'GET', '/api/embed/humanlike-check-1.js'),
+    },
+    // Bought through a quote, not by posting a body to one product path: the steps and each plan's price.
+    [AGENT_PLAN_PRODUCT.manifestKey]: {
+      catalog: endpoint(served, 'GET', '/api/catalog/agent/catalog'),
+      quotes: endpoint(served, 'POST', '/api/catalog/agent/quotes'),
+      renewals: endpoint(served, 'POST', '/api/catalog/agent/renewals'),
+      upgrades: endpoint(served, 'POST', '/api/catalog/agent/upgrades'),
+      payment: { ...endpoint(served, 'POST', AGENT_PLAN_PRODUCT.path), payment: 'x402' },
+      plans: AGENT_PLANS.map((p) => ({ id: p.id, name: p.name, credits: p.credits, period_days: p.periodDays, ...price(p.price) })),
+      quote_ttl_seconds: QUOTE_TTL_SECONDS,
+      upgrade_charge: 'the difference in price and credits between the two plans',
+      requires: 'a verified install of the embedded check (/api/catalog/verified-installs/{workflow_id})',
     },
     card_credit_packs: {
       checkout: endpoint(served, 'POST', '/api/card/checkout'),

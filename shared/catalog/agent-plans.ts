@@ -39,7 +39,8 @@ export function agentPlan(id: string): AgentPlan | undefined {
  * The catalog entry the payment pipeline charges plans under (ledger product `catalog-plan`, one
  * tier per plan). It sits beside the other products rather than in `PRODUCTS`: a plan is bought
  * through a quote (`POST /api/catalog/agent/payments/{quote_id}`), never by a body posted to one
- * product path, so it is neither an MCP tool nor a pricing-manifest member of its own.
+ * product path, so it is not an MCP tool; the pricing manifest lists its steps and plans under
+ * `manifestKey`.
  */
 export const AGENT_PLAN_PRODUCT: Product = Object.freeze({
   id: 'catalog-plan',

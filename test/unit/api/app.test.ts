@@ -4,6 +4,7 @@ import { createApp } from '../../../api/app';
 import { createApiRouter } from '../../../api/routes';
 import { scoreRequestSchema } from '../../../api/free-score/free-score.schema';
 import { PROFILES } from '../../../shared/profiles';
+import { AGENT_PLANS, QUOTE_TTL_SECONDS } from '../../../shared/catalog/agent-plans';
 import { fakeDeps, type FakeDeps } from '../../helpers/fake-deps';
 
 const TREASURY = `0x${'b'.repeat(40)}`;
@@ -235,6 +236,12 @@ describe('createApp (no network)', function () {
       expect(body.card_credit_packs.catalog).to.include({ path: '/api/card/packs', available: true });
       expect(body.card_credit_packs.checkout).to.include({ path: '/api/card/checkout', available: true });
       expect(body.embedded_check_endpoint).to.include({ path: '/api/embed/check', available: true });
+      // A buyer finds the catalog's agent plans here too: each plan's price and the quote-then-pay steps.
+      const plans = body.catalog_agent_plans;
+      expect(plans.plans).to.deep.equal(AGENT_PLANS.map((p) => ({ id: p.id, name: p.name, credits: p.credits, period_days: p.periodDays, price_usdc_units: p.price.usdcUnits, price_lamports: p.price.lamports })));
+      expect(plans.quotes).to.include({ method: 'POST', path: '/api/catalog/agent/quotes', available: true });
+      expect(plans.payment).to.include({ method: 'POST', path: '/api/catalog/agent/payments/{quote_id}', available: true, payment: 'x402' });
+      expect(plans.quote_ttl_seconds).to.equal(QUOTE_TTL_SECONDS);
     });
 
     it('names only endpoints this server answers: every path it writes by hand is checked against the routes', async function () {
