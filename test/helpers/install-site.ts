@@ -11,6 +11,8 @@ export interface InstallSite {
   port: number;
   origin: string;
   connections(): number;
+  /** Requests answered so far (a pooled connection may carry several). */
+  requests(): number;
   serve(path: string, body: string, type?: string): void;
   /** Answers a path with a 302 to another address. */
   redirect(path: string, location: string): void;
@@ -25,7 +27,9 @@ export interface InstallSite {
 export async function startInstallSite(): Promise<InstallSite> {
   const files = new Map<string, { body: string; type: string; location?: string }>();
   let connections = 0;
+  let requests = 0;
   const server = http.createServer((req, res) => {
+    requests += 1;
     const file = files.get(new URL(req.url ?? '/', 'http://site').pathname);
     if (!file) {
       res.statusCode = 404;
@@ -51,6 +55,7 @@ export async function startInstallSite(): Promise<InstallSite> {
     port,
     origin: `http://127.0.0.1:${port}`,
     connections: () => connections,
+    requests: () => requests,
     serve: (path, body, type = 'text/plain') => files.set(path, { body, type }),
     redirect: (path, location) => files.set(path, { body: '', type: 'text/plain', location }),
     remove: (path) => files.delete(path),

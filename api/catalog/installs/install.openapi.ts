@@ -2,6 +2,7 @@ import { CHALLENGE_DIR } from '../../../shared/catalog/install-site';
 import { COMPONENT_PATH } from '../../../shared/embed/component-path';
 import type { OperationSpec } from '../../http/openapi/operation';
 import { COMMON_RESPONSES, errorBodySchema } from '../../http/responses.schema';
+import { SITE_FETCH_LIMITS } from './site-fetch-limit';
 import { CHALLENGE_TTL_SECONDS, WORKFLOW_ID_SCHEMA, emptyBodySchema, installationSchema, proofQuerySchema, startInstallSchema } from './install.schema';
 
 const BASE = '/api/catalog/free-installs/{workflow_id}';
@@ -40,6 +41,16 @@ const NEXT_ACTION_SCHEMA = {
 const SITE_REFUSALS =
   '422 site_address_refused (details.reason: address, port, scheme, credentials: the outbound guard refused the site before connecting, e.g. a name resolving to a loopback, private, link-local such as 169.254.169.254, unique-local, multicast or unspecified address) ' +
   'or site_fetch_failed (details.reason: timeout, unreachable, too_large, redirects, content_type).';
+
+// Each step that reads the site counts against two budgets before fetching (site-fetch-limit.ts).
+const { workflow, site } = SITE_FETCH_LIMITS;
+const SITE_FETCH_LIMIT_RESPONSES = {
+  '429': {
+    description: `site_fetch_rate_limited: the site was not fetched; at most ${workflow.limit} fetches per workflow in ${workflow.windowSeconds / 60} minutes and ${site.limit} per site origin in ${site.windowSeconds / 60} minutes (details.scope says which; Retry-After says when).`,
+    schema: errorBodySchema,
+  },
+  '503': { description: 'site_fetch_limit_unavailable: the fetch could not be counted, so the site was not fetched; retry after Retry-After.', schema: errorBodySchema },
+};
 
 const WORKFLOW_DESCRIPTION = [
   'The free install workflow: the caller installs the offering on its own site; the service only reads it and never hosts or edits it.',
@@ -90,6 +101,7 @@ export const installOperations: OperationSpec[] = [
       '410': { description: 'challenge_expired: start a new workflow.', schema: errorBodySchema },
       ...COMMON_RESPONSES,
       '422': { description: `validation_failed (every failing field), challenge_not_found, challenge_mismatch, or ${SITE_REFUSALS}`, schema: errorBodySchema },
+      ...SITE_FETCH_LIMIT_RESPONSES,
     },
   },
   {
@@ -138,6 +150,7 @@ export const installOperations: OperationSpec[] = [
       '409': { description: 'workflow_state_conflict: record the installation first, or the install was revoked.', schema: errorBodySchema },
       ...COMMON_RESPONSES,
       '422': { description: `validation_failed (every failing field), snippet_not_found, or ${SITE_REFUSALS}`, schema: errorBodySchema },
+      ...SITE_FETCH_LIMIT_RESPONSES,
     },
   },
   {

@@ -22,6 +22,7 @@ import { installProof, proofBadgeSvg, proofPage } from './install-proof';
 import { CHALLENGE_TTL_SECONDS, emptyBodySchema, installationSchema, proofQuerySchema, startInstallSchema, type StartInstallRequest } from './install.schema';
 import { challengeExpired, nextAction, presentChallenge, presentWorkflow, workflowPaths } from './present-install';
 import { fetchingSite } from './site-fetch';
+import { createSiteFetchLimit } from './site-fetch-limit';
 import { pageUrlOf, siteOriginOf } from './site-address';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,6 +60,7 @@ function wrongState(install: InstallRow, expected: string): AppError {
 export function installRoutes(deps: AppDeps, outbound: OutboundGuard): Router<AppState> {
   const router = createRouter();
   const { dataSource } = deps;
+  const siteFetches = createSiteFetchLimit({ redis: deps.redis, prefix: deps.config.redis.queuePrefix });
 
   async function loadInstall(ctx: AppContext): Promise<InstallRow> {
     const install = await getInstall(dataSource, workflowIdParam(ctx));
@@ -92,6 +94,7 @@ export function installRoutes(deps: AppDeps, outbound: OutboundGuard): Router<Ap
         details: { expired_at: install.challengeExpiresAt.toISOString() },
       });
     }
+    await siteFetches.take(install);
     const found = await fetchingSite('challenge', () => checkChallenge(outbound, install));
     if (!found.ok) {
       throw new AppError(422, found.reason === 'challenge_mismatch' ? 'challenge_mismatch' : 'challenge_not_found', challengeMessage(found.reason, found.status), {
@@ -137,6 +140,7 @@ export function installRoutes(deps: AppDeps, outbound: OutboundGuard): Router<Ap
       return;
     }
     if (install.state !== 'install_recorded') throw wrongState(install, 'install_recorded');
+    await siteFetches.take(install);
     const found = await fetchingSite('page', () => checkSnippet(outbound, install.pageUrl as string, install.id));
     if (!found.ok) {
       throw new AppError(422, 'snippet_not_found', `The snippet of this install is not on ${install.pageUrl} (answer status ${found.status}); paste the snippet from code and publish the page.`, {

@@ -25,6 +25,9 @@ describe('the free install workflow', function () {
   });
   beforeEach(async function () {
     await stack.truncate();
+    // Each test starts with no site fetches counted (the counters live in Redis under the suite's prefix).
+    const counters = await stack.deps.redis.keys(`${stack.config.redis.queuePrefix}:catalog-site-fetches:*`);
+    if (counters.length) await stack.deps.redis.del(...counters);
   });
 
   const workflows = async () => ((await stack.deps.dataSource.query('SELECT count(*)::int AS n FROM catalog_install_workflows')) as Array<{ n: number }>)[0].n;
@@ -173,6 +176,35 @@ describe('the free install workflow', function () {
       const res = await http.post(`/api/catalog/free-installs/${id}/installation`).send({ page_url: 'https://elsewhere.example/page' }).expect(422);
       expect(res.body.error.details.fields[0].path).to.equal('/page_url');
       expect((await http.get(`/api/catalog/free-installs/${id}/next-action`).expect(200)).body.state).to.equal('challenge_verified');
+    });
+
+    it('stops fetching a site past 10 fetches a workflow in 10 minutes and 60 a site in an hour (429 with Retry-After, no request made)', async function () {
+      const { http } = stack;
+      const start = async () => (await http.post('/api/catalog/free-installs/start').send({ site_origin: site.origin, offering_id: 'embedded-check' }).expect(201)).body.workflow_id as string;
+      // The challenge is never published: each confirmation fetches the site and answers 422.
+      const confirm = (id: string) => http.post(`/api/catalog/free-installs/${id}/challenge-published`);
+      const first = await start();
+      const before = site.requests();
+      for (let i = 0; i < 10; i += 1) expect((await confirm(first).expect(422)).body.error.code).to.equal('challenge_not_found');
+      expect(site.requests() - before).to.equal(10);
+      const limited = await confirm(first).expect(429);
+      expect(limited.body.error).to.deep.include({ code: 'site_fetch_rate_limited' });
+      expect(limited.body.error.details).to.include({ scope: 'workflow', limit: 10, window_seconds: 600 });
+      expect(Number(limited.headers['retry-after'])).to.be.within(1, 600);
+      expect(site.requests() - before).to.equal(10);
+
+      // New workflows for the same site share its hourly budget: 50 more fetches, then none.
+      for (let w = 0; w < 5; w += 1) {
+        const id = await start();
+        for (let i = 0; i < 10; i += 1) await confirm(id).expect(422);
+      }
+      expect(site.requests() - before).to.equal(60);
+      const siteLimited = await confirm(await start()).expect(429);
+      expect(siteLimited.body.error.details).to.include({ scope: 'site', limit: 60, window_seconds: 3600 });
+      expect(site.requests() - before).to.equal(60);
+      // The counters name no origin: the site's is a hash.
+      const keys = await stack.deps.redis.keys(`${stack.config.redis.queuePrefix}:catalog-site-fetches:*`);
+      expect(keys.join(' ')).not.to.contain('127.0.0.1');
     });
 
     it('refuses a malformed workflow id with 422 naming it, and an unknown one with 404', async function () {
