@@ -28,6 +28,7 @@ import { bundleRoutes } from './bundles/bundles.routes';
 import { cardOperations } from './cards/cards.openapi';
 import { cardRoutes } from './cards/cards.routes';
 import { cardTools } from './cards/cards.tools';
+import { planTools } from './catalog/plans/plans.tools';
 import { catalogMatchOperations } from './catalog/catalog-match.openapi';
 import { catalogMatchRoutes } from './catalog/catalog-match.routes';
 import { communityReviewOperations } from './community-review/community-review.openapi';
@@ -225,7 +226,7 @@ export function createApiRouter(apiDeps: ApiDeps): Router<AppState> {
   const stripe = createStripeClient(deps.config.cards);
   const pricing = pricingManifestReader(deps, served);
   const leaderboard = leaderboardReader(deps);
-  const agentTools = [profilesTool, freeScoreTool(deps), pricingTool(pricing), ...recordsTools(deps, leaderboard), ...duelTools(deps), ...roleplayTools(deps), ...coachingTools, ...cardTools(deps, stripe)];
+  const agentTools = [profilesTool, freeScoreTool(deps), pricingTool(pricing), ...recordsTools(deps, leaderboard), ...duelTools(deps), ...roleplayTools(deps), ...coachingTools, ...cardTools(deps, stripe), ...planTools(deps)];
   const families = [
     healthRoutes(deps),
     pricingRoutes(deps, served, pricing),

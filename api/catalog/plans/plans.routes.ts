@@ -1,6 +1,5 @@
 import type Router from '@koa/router';
-import { AGENT_PLAN_PRODUCT, agentPlan, QUOTE_TTL_SECONDS, quoteTerms, type AgentPlan } from '../../../shared/catalog/agent-plans';
-import { getInstall } from '../../../shared/catalog/install-store';
+import { AGENT_PLAN_PRODUCT } from '../../../shared/catalog/agent-plans';
 import { AppError, ValidationError } from '../../../shared/errors';
 import { getAuthorization } from '../../../shared/payments/authorization-store';
 import { canonicalHash } from '../../../shared/payments/canonical-hash';
@@ -11,12 +10,12 @@ import { validateBody } from '../../http/validate';
 import { chargeFor, type Charge } from '../../payments/charge';
 import { carriesPayment, pay } from '../../payments/pay';
 import { isPayerClaim } from '../../payments/payer-claim';
-import { walletKey } from '../../payments/bundle-credit/wallet-key';
 import { getInstallPlan } from './plan-activation';
 import { activateAndPresent, TOKEN_CLAIM_NOTE } from './plan-delivery';
 import { newQuoteSchema, payQuoteSchema, PLAN_CLAIM_HEADER, PLAN_CLAIM_SUBJECT, renewalQuoteSchema, retryActivationSchema, upgradeQuoteSchema, type QuoteRequest } from './plans.schema';
 import { paymentPath, presentAgentCatalog, presentQuote, presentQuoteStatus } from './present-plans';
-import { bindQuote, createQuote, getQuote, type QuoteKind, type QuoteRow } from './quote-store';
+import { quotePlan } from './plan-quote';
+import { bindQuote, getQuote, type QuoteKind, type QuoteRow } from './quote-store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -37,10 +36,6 @@ function quoteCharge(quote: QuoteRow): Charge {
   };
 }
 
-function refuseField(path: string, rule: string, message: string, code?: string): ValidationError {
-  return new ValidationError([{ path, rule, message }], undefined, code);
-}
-
 /**
  * Plans an agent buys for a verified install: the live catalog, quotes (new, renewal, upgrade),
  * paying a quote through the one payment pipeline, its status, and finishing an activation that
@@ -58,38 +53,7 @@ export function planRoutes(deps: AppDeps): Router<AppState> {
 
   const quoteFor = (kind: QuoteKind) =>
     async function createPlanQuote(ctx: AppContext) {
-      const body = ctx.state.body as QuoteRequest;
-      const install = await getInstall(dataSource, body.workflow_id.toLowerCase());
-      if (!install) throw refuseField('/workflow_id', 'exists', 'is not a free install workflow', 'install_not_found');
-      if (install.state !== 'verified') {
-        throw new AppError(409, 'install_not_verified', 'Plans are sold for verified installs only; finish the free install workflow first.', { details: { state: install.state } });
-      }
-      const current = await getInstallPlan(dataSource, install.id);
-      const currentPlan = current && (agentPlan(current.planId) as AgentPlan);
-      let target: AgentPlan;
-      if (kind === 'new') {
-        if (current) throw new AppError(409, 'plan_already_active', 'This install has a plan already: quote a renewal or an upgrade.', { details: { plan_id: current.planId } });
-        target = agentPlan(body.plan_id as string) as AgentPlan;
-      } else {
-        if (!currentPlan) throw new AppError(409, 'no_plan', 'This install has no plan yet: quote a new plan at POST /api/catalog/agent/quotes.');
-        target = kind === 'renewal' ? currentPlan : (agentPlan(body.plan_id as string) as AgentPlan);
-        if (kind === 'upgrade' && target.rank <= currentPlan.rank) {
-          throw refuseField('/plan_id', 'upgrade', `must be a larger plan than the current ${currentPlan.id}`);
-        }
-      }
-      const terms = quoteTerms(kind, target, kind === 'upgrade' ? currentPlan : undefined);
-      const quote = await createQuote(dataSource, {
-        kind,
-        workflowId: install.id,
-        planId: target.id,
-        fromPlanId: kind === 'upgrade' ? (currentPlan as AgentPlan).id : null,
-        wallet: walletKey(body.wallet_address),
-        usdcUnits: terms.price.usdcUnits,
-        lamports: terms.price.lamports,
-        credits: terms.credits,
-        periodDays: terms.periodDays,
-        ttlSeconds: QUOTE_TTL_SECONDS,
-      });
+      const quote = await quotePlan(dataSource, kind, ctx.state.body as QuoteRequest);
       ctx.status = 201;
       ctx.set('Location', paymentPath(quote.id));
       ctx.body = presentQuote(quote);

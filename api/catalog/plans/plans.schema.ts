@@ -25,6 +25,22 @@ export const renewalQuoteSchema = {
 /** Body of POST /api/catalog/agent/upgrades (a larger plan for the rest of the period). */
 export const upgradeQuoteSchema = newQuoteSchema;
 
+/**
+ * Arguments of the catalog-plan-quote agent tool: one of the three quote bodies, named by `kind`
+ * (each is then checked against that kind's own body schema, as over HTTP).
+ */
+export const planQuoteToolSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind', 'workflow_id', 'wallet_address'],
+  properties: {
+    kind: { type: 'string', enum: ['new', 'renewal', 'upgrade'], description: 'new: a first plan (plan_id required); renewal: the current plan for one more period; upgrade: a larger plan (plan_id required).' },
+    workflow_id: WORKFLOW_ID,
+    plan_id: PLAN_ID,
+    wallet_address: WALLET,
+  },
+} as const;
+
 /** A quote request, as validated. */
 // A new plan and an upgrade name the plan; a renewal takes the current one.
 export type QuoteRequest = BodyOf<typeof renewalQuoteSchema> & { plan_id?: BodyOf<typeof newQuoteSchema>['plan_id'] };

@@ -7,6 +7,14 @@ import { PUBLIC_BASE_URL, startPaidStack, type PaidStack } from '../../../helper
 import { signedSolTransfer, startLocalSolanaRpc, type LocalSolanaRpc } from '../../../helpers/solana-rpc';
 import { base64Json, signPayment, type SignedPayment } from '../../../helpers/x402-payments';
 
+/** What the tests read of a tool's structured result: a quote, or an error with its fields. */
+interface ToolAnswer {
+  [member: string]: unknown;
+  amount: { usdc_units: number };
+  quote_id: string;
+  error: { code: string; status: number; details: { fields: Array<{ path: string }> } };
+}
+
 const STARTER = { credits: 500, usdc: 21_250_000, lamports: 114_750_000 };
 const GROWTH = { credits: 2000, usdc: 85_000_000 };
 
@@ -60,6 +68,37 @@ describe('agent plans for a verified install', function () {
       ['embed-starter', STARTER.credits, STARTER.usdc],
       ['embed-growth', GROWTH.credits, GROWTH.usdc],
     ]);
+  });
+
+  it('lists and quotes the plans as MCP tools, with the HTTP paths\' rules, and the tool\'s quote is paid over HTTP', async function () {
+    const payer = paid.payers[1];
+    let id = 0;
+    const callTool = async (name: string, args: Record<string, unknown>) => {
+      const res = await http()
+        .post('/api/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: (id += 1), method: 'tools/call', params: { name, arguments: args } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return res.body.result as { isError?: boolean; structuredContent: ToolAnswer };
+    };
+    const plans = await callTool('catalog-plans', {});
+    expect(plans.structuredContent).to.deep.equal((await http().get('/api/catalog/agent/catalog').expect(200)).body);
+
+    // What a path refuses, the tool refuses the same way, and nothing is stored.
+    const noPlan = await callTool('catalog-plan-quote', { kind: 'new', workflow_id: workflowId, wallet_address: payer.address });
+    expect(noPlan.isError).to.equal(true);
+    expect(noPlan.structuredContent.error.details.fields.map((f: { path: string }) => f.path)).to.deep.equal(['/plan_id']);
+    const renewal = await callTool('catalog-plan-quote', { kind: 'renewal', workflow_id: workflowId, wallet_address: payer.address });
+    expect(renewal.structuredContent.error).to.include({ code: 'no_plan', status: 409 });
+    expect(await rows('catalog_agent_quotes')).to.equal(0);
+
+    const quoted = await callTool('catalog-plan-quote', { kind: 'new', workflow_id: workflowId, plan_id: 'embed-starter', wallet_address: payer.address });
+    expect(quoted.isError).to.equal(undefined);
+    expect(quoted.structuredContent).to.deep.include({ kind: 'new', plan_id: 'embed-starter', workflow_id: workflowId });
+    expect(quoted.structuredContent.amount.usdc_units).to.equal(STARTER.usdc);
+    expect(await settlements()).to.equal(0);
+    const challenge = await http().post(`/api/catalog/agent/payments/${quoted.structuredContent.quote_id}`).send({}).expect(402);
+    expect(challenge.body.accepts[0]).to.include({ amount: String(STARTER.usdc) });
   });
 
   it('quotes, answers the 402 challenge (no header, empty X-PAYMENT), settles once and activates the plan with its token', async function () {
