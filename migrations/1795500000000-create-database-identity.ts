@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The database's own identity: one row with a random id, made once when the schema is created.
  * Web stamps every job with it and a worker refuses jobs stamped by another database, so two
- * stacks that share a Redis queue prefix do not take each other's jobs (issue 10). It lives in
+ * stacks that share a Redis queue prefix do not take each other's jobs. It lives in
  * the database, not in a URL: web and worker may reach one database by different URLs.
  */
 export class CreateDatabaseIdentity1795500000000 implements MigrationInterface {

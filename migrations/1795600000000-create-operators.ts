@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Operators (issue 15): operator and admin credentials, stored only as the SHA-256 of the bearer
+ * Operators: operator and admin credentials, stored only as the SHA-256 of the bearer
  * token, with an expiry and a revocation time; the runtime network configuration (one row, absent
  * until the first change: the catalog's defaults apply) and the audit of every change to it.
  */

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Every settled session keeps what the progress report and the training-dataset export read
- * (issue 11): the persona targets in force when it was scored (frozen, so a later change of a
+ * Every settled session keeps what the progress report and the training-dataset export read:
+ * the persona targets in force when it was scored (frozen, so a later change of a
  * profile never rewrites history), the measured dimension values, and the reply's text only where
  * the wallet opted in (`store_text_for_training`). Rows settled before this migration have none.
  * The index serves both products, which read one wallet's sessions in settlement order.

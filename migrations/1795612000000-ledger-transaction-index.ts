@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A public certificate is looked up by its settlement transaction (GET /api/certificate/{tx_hash},
- * issue 12): a free, unauthenticated read keyed by a caller's value must not scan the ledger.
+ * A public certificate is looked up by its settlement transaction (GET /api/certificate/{tx_hash}):
+ * a free, unauthenticated read keyed by a caller's value must not scan the ledger.
  */
 export class LedgerTransactionIndex1795612000000 implements MigrationInterface {
   name = 'LedgerTransactionIndex1795612000000';

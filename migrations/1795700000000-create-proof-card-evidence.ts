@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Proof-card evidence (issue 12): counters kept as the payment pipeline's events happen.
+ * Proof-card evidence: counters kept as the payment pipeline's events happen.
  * - `proof_card_counters`: one row per product, UTC day and counter, bumped with an atomic upsert
  *   (`n = n + 1`), so any number of web processes count correctly and the metrics window is a sum
  *   over days; the table stays small (products x counters x days).

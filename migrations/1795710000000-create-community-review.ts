@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Community review (issue 12): people who consented rate the service's own sample replies, and the
+ * Community review: people who consented rate the service's own sample replies, and the
  * public summary sets their ratings against the engine's. A session keeps only the SHA-256 of its
  * secret, the samples it drew and the scorer version that scored them; no caller identity. A
  * response is one sample rated in one session (a second rating of it replaces the first); its

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Duels (issue 13): one row per duel, holding both legs. Each leg is also a ledger session of its
+ * Duels: one row per duel, holding both legs. Each leg is also a ledger session of its
  * own payment; the row keeps what the duel needs to compare them (EQ score, per-dimension fit)
  * and the answers only of bots that opted in to sharing (cleared unless both did). Open duels
  * are swept to `expired` by the maintenance queue; a join is one conditional UPDATE, so the

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Role-play rooms and their turns (issue 13). A room is paid for by its opener; each participant's
+ * Role-play rooms and their turns. A room is paid for by its opener; each participant's
  * `session_secret` is stored only as a SHA-256 hash, and the two hashes can never be equal. A join
  * and the 48-hour expiry both flip `state` with one conditional UPDATE, so the database decides a
  * race between them. A turn is recorded once per (room, turn number).

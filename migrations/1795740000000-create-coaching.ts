@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Coaching (issue 13).
+ * Coaching.
  * - `coaching_enrollments`: one per paid enrollment (unique per authorization, so a resumed
  *   payment finds the same one). `attempts_left` only moves by conditional updates and a CHECK
  *   keeps it in 0..attempts_total. The drill secret is stored only as its SHA-256 (minted on the

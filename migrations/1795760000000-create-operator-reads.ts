@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Operator reads (issue 15): the outreach status (lead id to done, with who set it and when) and
+ * Operator reads: the outreach status (lead id to done, with who set it and when) and
  * the daily view counters of the public result and certificate pages (the first step of the
  * identity-free conversion funnel: counts per UTC day and page kind, nothing about the viewer).
  * `updated_by` names an operator credential but has no foreign key: the status outlives a

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Settlement in one round trip (issue 17): `record_settlement` marks a scored authorization
+ * Settlement in one round trip: `record_settlement` marks a scored authorization
  * settled, binds its referral, writes the ledger row and any calibration share, and accrues the
  * referrer's reward, as one statement (its own transaction in autocommit) instead of a client-side
  * transaction of five or more. `referrer_chain_contains` is the referral cycle check, used by that

@@ -138,7 +138,7 @@ const GOAL_STRESS_WORKER_CPU_RATIO = 2;
 const GOAL_SLOW_PAID_RPS = 40;
 const GOAL_SLOW_PAID_P50_MS = 2500;
 const GOAL_PAID_OWN_CPU_MS = 10;
-// The PostgreSQL statements and facilitator calls a paid call cannot do without (goal 2's floor, in issue17Goals).
+// The PostgreSQL statements and facilitator calls a paid call cannot do without (goal 2's floor, in speedGoals).
 const PAID_STATEMENTS = 5;
 const PAID_FACILITATOR_CALLS = 2;
 const GOAL_SCORE_OF_FLOOR_THROUGHPUT = 0.8;
@@ -842,7 +842,7 @@ async function main(): Promise<void> {
     }
     const paidThroughput = ratio(['paid', 50, 'rps'], ['no-op', 50]);
     if (paidThroughput) out(`paid/no-op throughput at 50 connections:  ${f2(paidThroughput.median)} (no goal; reported)${each(paidThroughput)}`);
-    // Issue 11: the stress test's worker CPU per call beside the paid basic simulate's, per round.
+    // The stress test's worker CPU per call beside the paid basic simulate's, per round.
     const stressCpu: Array<{ connections: number; stress: number; paid: number; ratio: number; each: number[] }> = [];
     for (const connections of CONNECTIONS) {
       const perRound = rounds
@@ -875,7 +875,7 @@ async function main(): Promise<void> {
       );
     }
 
-    const { goals, paidOwnCpuFloor } = issue17Goals(rounds, bad, curve, paidFloorCosts, scoreOfFloorThroughput, scoreOfFloorLatency, {
+    const { goals, paidOwnCpuFloor } = speedGoals(rounds, bad, curve, paidFloorCosts, scoreOfFloorThroughput, scoreOfFloorLatency, {
       floorPgOfFloorThroughput: ratio(['floor-pg', 50, 'rps'], ['floor', 50]),
       floorPgOfFloorLatency: ratio(['floor-pg', 1, 'p50'], ['floor', 1]),
       scoreOfFloorPgThroughput: ratio(['score', 50, 'rps'], ['floor-pg', 50]),
@@ -1078,7 +1078,7 @@ interface PaidOwnCpuFloor {
  * @param scoreOfFloorLatency - score/floor p50 at 1 connection, per round
  * @returns the figures and goal 2's floor, for BENCH_OUT
  */
-function issue17Goals(
+function speedGoals(
   rounds: CaseResult[][],
   bad: CaseResult[],
   curve: CurveCosts | undefined,

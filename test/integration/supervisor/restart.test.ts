@@ -9,7 +9,7 @@ import { startNpmStart, type LogEntry, type RunningStack } from './npm-start';
 const started = (role: string, notPid?: number) => (e: LogEntry) => e.msg === 'process started' && e.role === role && e.pid !== notPid;
 const restarted = (role: string, pid: number) => (e: LogEntry) => e.msg === 'process restarted' && e.role === role && e.pid === pid;
 
-/** issue 18: a crashed web or worker under `npm start` is restarted; the rest of the stack stays up. */
+/** A crashed web or worker under `npm start` is restarted; the rest of the stack stays up. */
 describe('npm start restarts a crashed web or worker (supervisor/main from dist)', function () {
   this.timeout(120_000);
   let dataDir: string;

@@ -6,7 +6,7 @@ import { obliterateQueues } from '../../helpers/redis';
 import { startNpmStart, type RunningStack } from './npm-start';
 
 /**
- * Two checkouts on one machine (issue 10): two `npm start` with their own data folders on the one
+ * Two checkouts on one machine: two `npm start` with their own data folders on the one
  * Redis at 127.0.0.1:6379, no QUEUE_PREFIX set. Each must settle its own payments.
  */
 describe('npm start twice on one Redis (supervisor/main from dist)', function () {

@@ -23,7 +23,7 @@ function captureLogs() {
 }
 
 /**
- * Two stacks on one Redis queue prefix (issue 10): the web of stack A enqueues, and the worker of
+ * Two stacks on one Redis queue prefix: the web of stack A enqueues, and the worker of
  * stack B, on another database, takes the job first. It must put the job back for A's worker.
  */
 describe('a worker sharing a queue prefix with another stack', function () {

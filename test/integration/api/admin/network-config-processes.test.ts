@@ -30,7 +30,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** issue 15: one change reaches every web and worker process within a second, and outlives them all. */
+/** One change reaches every web and worker process within a second, and outlives them all. */
 describe('the runtime network configuration across web and worker processes', function () {
   this.timeout(120_000);
   const env = { QUEUE_PREFIX: queuePrefix('network-processes'), TREASURY_SOLANA_ADDRESS: SOL_TREASURY };

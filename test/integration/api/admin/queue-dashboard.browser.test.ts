@@ -11,7 +11,7 @@ import { startTestStack, type TestStack } from '../../../helpers/stack';
 
 const SECRET = 'Please keep my divorce story between us, it still hurts';
 
-/** issue 15: an admin opens the queue dashboard in a real browser; submitted text never reaches it. */
+/** An admin opens the queue dashboard in a real browser; submitted text never reaches it. */
 describe('the queue dashboard in a real browser', function () {
   this.timeout(180_000);
   let stack: TestStack;

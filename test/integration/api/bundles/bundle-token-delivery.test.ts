@@ -11,7 +11,7 @@ import { signPayment, type SignedPayment } from '../../../helpers/x402-payments'
 const BUNDLE_URL = `${PUBLIC_BASE_URL}/api/bundle`;
 const BUNDLE = 42_500_000;
 
-// A purchase whose first answer was not its delivery (issue 18, section 2): the buyer's retry gets
+// A purchase whose first answer was not its delivery: the buyer's retry gets
 // the token exactly once by proving it holds the paying key; a replay rebuilt from the chain (the
 // same payment header, which anyone can rebuild once it settled) never does.
 describe('bundle token delivery across non-final answers', function () {

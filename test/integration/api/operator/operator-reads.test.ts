@@ -9,7 +9,7 @@ const P1 = PROFILES[0].id;
 const P2 = PROFILES[1].id;
 const callerHash = (name: string) => createHash('sha256').update(name).digest('hex');
 
-/** issue 15: the operator reads over the free corpus, the outreach status and the public-results funnel. */
+/** The operator reads over the free corpus, the outreach status and the public-results funnel. */
 describe('operator reads', function () {
   this.timeout(60_000);
   let stack: TestStack;

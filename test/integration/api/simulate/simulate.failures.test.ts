@@ -57,7 +57,7 @@ describe('paid sessions when the facilitator or a worker fails', function () {
         paid.proxy.set('/settle', fault);
         const failed = await post(signed.header, payer.address);
         // Without an answer the service cannot know nothing moved: it asks the chain, which shows
-        // the authorization unused and still valid, so it stays pending (issue 18).
+        // the authorization unused and still valid, so it stays pending.
         expect(failed.status, JSON.stringify(failed.body)).to.equal(504);
         expect(failed.body.error.code).to.equal('settlement_pending');
         expect(failed.headers['retry-after']).to.equal('5');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { post, runClosedLoop } from '../../../../scripts/bench/closed-loop';
 
-// The bench's closed loop for calls that wait a block (goal 1 of issue 17): its counts are only
+// The bench's closed loop for calls that wait a block (speed goal 1 in docs/performance.md): its counts are only
 // honest if callers start spread, the window counts what completes inside it, and nothing is sent
 // after the window closes. A local server answers each POST after a fixed delay.
 describe('bench closed loop', function () {
