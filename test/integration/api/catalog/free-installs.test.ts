@@ -207,6 +207,18 @@ describe('the free install workflow', function () {
       expect(keys.join(' ')).not.to.contain('127.0.0.1');
     });
 
+    it('fetches nothing when the fetch cannot be counted (503 with Retry-After)', async function () {
+      const { http } = stack;
+      const id = (await http.post('/api/catalog/free-installs/start').send({ site_origin: site.origin, offering_id: 'embedded-check' }).expect(201)).body.workflow_id as string;
+      // A counter Redis cannot increment (a key of another type): a real failure of the count, as when Redis refuses writes.
+      await stack.deps.redis.rpush(`${stack.config.redis.queuePrefix}:catalog-site-fetches:workflow:${id}`, 'not a counter');
+      const before = site.requests();
+      const res = await http.post(`/api/catalog/free-installs/${id}/challenge-published`).expect(503);
+      expect(res.body.error.code).to.equal('site_fetch_limit_unavailable');
+      expect(res.headers['retry-after']).to.equal('5');
+      expect(site.requests()).to.equal(before);
+    });
+
     it('refuses a malformed workflow id with 422 naming it, and an unknown one with 404', async function () {
       const bad = await stack.http.get('/api/catalog/free-installs/not-a-uuid/next-action').expect(422);
       expect(bad.body.error.details.fields[0].path).to.equal('path:workflow_id');
