@@ -164,7 +164,7 @@ export async function startWorkers(config: AppConfig, log: Logger): Promise<Work
     network,
     metricsPort: metricsServer?.port,
     close() {
-      // Order (style.md §9): stop taking jobs, then the pool, then the database, then Redis.
+      // Order: stop taking jobs, then the pool, then the database, then Redis.
       // BullMQ's close waits for Redis; while Redis is down it would wait forever, so each BullMQ
       // step gets a deadline and the rest of the shutdown goes on regardless.
       closing ??= (async () => {

@@ -10,7 +10,7 @@ export const MCP_PATH = '/api/mcp';
 /** The OpenAPI document's path. */
 export const OPENAPI_PATH = '/api/openapi.json';
 
-/** The x402-over-A2A extension the agent card declares (protocols.md section 10). */
+/** The x402-over-A2A extension the agent card declares. */
 export const A2A_X402_EXTENSION_URI = 'https://github.com/google-a2a/a2a-x402/v0.1';
 
 /** One-paragraph description of the service, shared by every document. */

@@ -22,7 +22,7 @@ interface Scored {
  * Empathy: each of the four fitted sources held out in turn (see {@link leaveOneSourceOut}), labels no
  * fit reads, then EPITOME Reddit in detail (rows re-rated in the expert study are dropped): Spearman of the measured
  * value against total_0_6, per-mechanism macro-F1 of the predicted levels (0/1/2, and present vs absent,
- * which is what scoring.md's lexicon check reported: .75/.78/.69), and the same Spearman on fold 0,
+ * as the lexicon check reported: .75/.78/.69), and the same Spearman on fold 0,
  * which the weight fit never sees.
  * @returns the target row and informational rows
  */

@@ -9,7 +9,7 @@ const DATASET = 'squinky-formality';
 
 /**
  * Spearman rho of measureFormality against the SQUINKY! formality ratings: on every sentence
- * (the bar from docs/scoring.md §9) and on fold 0, which the fit never saw.
+ * (the bar this dimension is held to) and on fold 0, which the fit never saw.
  * @returns the formality rows of the eval table
  */
 export async function evaluate(): Promise<EvalRow[]> {

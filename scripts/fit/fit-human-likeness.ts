@@ -83,8 +83,8 @@ export function neutralProfile(priors: Record<string, number>): Record<string, n
 /**
  * Largest logit change allowed per raw unit of a feature. The word and signpost lists were
  * checked against these same dev texts, so the dev human rate of a listed item is biased toward
- * zero and an unconstrained fit would treat one "pivotal" as near-proof of a machine (scoring.md
- * §6: excess vocabulary is weak on one text). Capped, one tier-1 word in 100 words costs at most
+ * zero and an unconstrained fit would treat one "pivotal" as near-proof of a machine (excess
+ * vocabulary is weak evidence on one text). Capped, one tier-1 word in 100 words costs at most
  * 2.5 logits and one signpost 2.
  */
 export const MAX_LOGIT_PER_UNIT: Record<string, number> = {

@@ -14,8 +14,8 @@ type Row = [
   typicalWords: number,
 ];
 
-// Targets and tempo follow docs/scoring.md §7 (Big-Five readings mapped to the four dimensions,
-// typing speeds from Dhakal 2018 / Palin 2019). Typical lengths are our reading of each persona.
+// Targets and tempo come from Big-Five readings mapped to the four dimensions, and typing speeds
+// from Dhakal 2018 / Palin 2019. Typical lengths are our reading of each persona.
 const ROWS: Row[] = [
   ['warm-casual-texter', 'Warm casual texter', 'A close friend on a phone: warm, lowercase-friendly, quick to react, emoji welcome.', 0.8, 0.15, 0.45, 0.4, 36, 2, 0.55, 18],
   ['terse-senior-engineer', 'Terse senior engineer', 'Team chat with a senior engineer: the answer first, no pleasantries, exact terms.', 0.25, 0.45, 0.9, 0.1, 60, 3, 0.4, 15],

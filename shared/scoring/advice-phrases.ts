@@ -25,7 +25,7 @@ export interface PhraseSet {
 }
 
 /**
- * One deterministic phrase per dimension, direction and strength (docs/scoring.md §8). Empathy
+ * One deterministic phrase per dimension, direction and strength. Empathy
  * "up" is chosen by the missing EPITOME mechanism instead (see {@link EMPATHY_UP_PHRASES}), so the
  * advice never asks for what the reply already does.
  */

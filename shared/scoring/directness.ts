@@ -19,7 +19,7 @@ export interface DirectnessWeights {
   model: LinearModel;
   /**
    * Hand-set log-odds per unit of the two features that need the incoming message. The politeness
-   * corpus has no incoming message, so they cannot be fitted there (docs/scoring.md §3).
+   * corpus has no incoming message, so they cannot be fitted there.
    */
   incoming: { answerFirst: number; preamble: number };
   /**
@@ -360,7 +360,7 @@ function spansOf(text: string, sink: number[], feature: number): Span[] {
 }
 
 /**
- * Measures directness: the logistic model over politeness strategies (docs/scoring.md §3).
+ * Measures directness: the logistic model over politeness strategies.
  * 1 reads as bald on record, 0 as mitigated and indirect. Only features that fired contribute.
  * The deltas share out the distance from a reply with no strategy at all (the baseline) to the value,
  * in proportion to each feature's log-odds, so they add up exactly and keep their signs; a

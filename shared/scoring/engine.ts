@@ -242,7 +242,7 @@ function roundTiming(t: TimingResult): TimingResult {
 
 /**
  * The profile's targets beside the ones the verdict used. Only empathy is ever adjusted: scaled
- * by the incoming message's emotional load (scoring.md §2, attunement).
+ * by the incoming message's emotional load (attunement).
  */
 function targetsOf(m: Measured, v: Verdict): TargetsResult {
   const profile = {} as Record<DimensionId, number>;

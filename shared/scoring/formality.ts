@@ -17,7 +17,7 @@ export interface FormalityWeights {
    * Monotone stretch from the SQUINKY rating scale to the profile scale: raw `zero` maps to 0 and
    * raw `one` to 1. Raters put short, well-formed sentences near 3 of 7, which compresses the
    * formal end; the stretch is set so human replies written to the 28 profile cards land near
-   * their targets (docs/scoring.md §8). It leaves every rank metric unchanged.
+   * their targets. It leaves every rank metric unchanged.
    */
   calibration: { zero: number; one: number };
 }
@@ -327,7 +327,7 @@ function spansOf(text: string, sink: number[], feature: number): Span[] {
 
 /**
  * Measures formality: a ridge model over cheap per-sentence features, stretched to the profile
- * scale and clamped to 0..1 (docs/scoring.md §1). Each delta is relative to the average training
+ * scale and clamped to 0..1. Each delta is relative to the average training
  * sentence, so the stretched intercept plus the deltas is the unclamped value; each weight is the
  * effect per unit of the raw feature.
  * @param a - the analysis of the reply

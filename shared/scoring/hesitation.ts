@@ -221,8 +221,8 @@ function collectCues(a: Analysis): Cue[] {
 /**
  * Measures hesitation: a weighted rate per 100 words of hedges, softening (politeness mitigation:
  * "could you", "thank you", "I understand", "together"), pause fillers, self-repairs,
- * trailing-off, restarts, tag questions and discourse fillers, mapped to 0..1 by 1 - exp(-r / scale)
- * (docs/scoring.md §4). Hedges count only when epistemic ("I think it's X", not "think about X").
+ * trailing-off, restarts, tag questions and discourse fillers, mapped to 0..1 by 1 - exp(-r / scale).
+ * Hedges count only when epistemic ("I think it's X", not "think about X").
  * @param a - the analyzed reply
  * @param evidence - false when only the value is needed: contributions come back empty (the
  *   value is computed identically either way)

@@ -271,7 +271,7 @@ export function rawHumanLikenessFeatures(
   tells.sort((x, y) => x.start - y.start);
 
   const raw: Record<string, number> = {
-    // Combined penalty of the canned-text signals, as in scoring.md §8: 1 - prod(1 - p_i).
+    // Combined penalty of the canned-text signals: 1 - prod(1 - p_i).
     tells: 1 - keep,
     // The canned-phrase part of it alone (no markdown: Reddit writers format too); caps the value.
     canned: 1 - keepCanned,
@@ -406,7 +406,7 @@ export function predictHumanLikeness(model: HumanLikenessModel, r0: RawHumanLike
  * Upper bound from canned assistant text: 1 minus the combined penalty of those signals. A reply
  * that is mostly stock phrases ("Certainly! I hope this helps!") cannot read as human however short
  * it is; shrinkage toward the human prior would otherwise let a 5-word reply score 84.
- * One stock phrase caps at 0.65, two at 0.42; 0.1% of human Reddit replies carry one (scoring.md §6).
+ * One stock phrase caps at 0.65, two at 0.42; 0.1% of human Reddit replies carry one.
  */
 function cannedCap(r: RawHumanLikenessFeatures): number {
   return 1 - r.raw.canned;

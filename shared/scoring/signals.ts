@@ -4,7 +4,7 @@ import { spanOf } from './span';
 import type { Analysis, Span } from './types';
 import { wordFact } from './word';
 
-// Machine-like signals (scoring.md §6). Every rule is a precompiled regex over a lowercased,
+// Machine-like signals. Every rule is a precompiled regex over a lowercased,
 // same-length copy of the reply, or a set lookup on token norms, so each hit maps back to exact
 // UTF-16 offsets in the original text. Dev-data figures quoted below are "texts with a hit,
 // human/AI" on mgtbench-truthfulqa (817 pairs) and fastdetect-gpt34 writing and xsum (300 pairs
@@ -25,7 +25,7 @@ interface RuleMeta {
   source: string;
 }
 
-// Severities follow scoring.md §6. Where a signal is "x per hit, max y", severity is the maximum and
+// Severities: where a signal is "x per hit, max y", severity is the maximum and
 // saturation is y / x, so p = severity * min(1, count / saturation) grows by x per hit up to y.
 const RULES: Record<string, RuleMeta> = {
   'ai-self-disclosure': {
@@ -356,7 +356,7 @@ const CAVEATS: readonly GuardedRule[] = indexRules([
 // 2/4 and "camaraderie" 2/3 were dropped). Dev check over all 3,268 dev texts: 13 human vs 856
 // AI hits in total; the signal fires on 0/600 human vs 130/600 AI fastdetect texts. Plain words
 // ("significant", "ensure", "crucial", "journey", "hope") are deliberately absent: learners of
-// English are taught them, and scoring.md §6 forbids penalising plain vocabulary.
+// English are taught them, and plain vocabulary is never penalised.
 
 function forms(list: string): string[] {
   return list.split(/\s+/).filter(Boolean);
@@ -644,7 +644,7 @@ function markdownHit(a: Analysis): SignalHit | undefined {
   if (parts.length === 0) return undefined;
   parts.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   const spans = parts.map(([s, e]) => spanOf(text, s, e));
-  // scoring.md §6: a heading in a chat reply is a hard fail.
+  // A heading in a chat reply is a hard fail.
   return headings.length
     ? hit('markdown-structure', spans.length, spans, { hardFail: true, rule: `${RULES['markdown-structure'].rule}; heading = hard fail` })
     : hit('markdown-structure', spans.length, spans);
@@ -655,8 +655,8 @@ function excessVocabHit(a: Analysis): SignalHit | undefined {
   if (hits.length === 0 || a.words === 0) return undefined;
   let weighted = 0;
   for (const h of hits) weighted += h.tier === 1 ? 1 : 0.5;
-  // Density, not presence: one "vibrant" in a long human message is not evidence (scoring.md §6
-  // calls single-text evidence weak), so the weighted count must reach 1 and 1 per 100 words.
+  // Density, not presence: one "vibrant" in a long human message is not evidence (evidence
+  // from a single text is weak), so the weighted count must reach 1 and 1 per 100 words.
   if (weighted < 1 || (weighted * 100) / a.words < 1) return undefined;
   return hit(
     'excess-vocab',
@@ -770,7 +770,7 @@ function allowed(h: SignalHit, a: Analysis, ctx: SignalContext): boolean {
 }
 
 /**
- * Detects the machine-like signals of scoring.md §6 in an analyzed reply. Pure and deterministic.
+ * Detects the machine-like signals in an analyzed reply. Pure and deterministic.
  * The hits are shared between calls on the same analysis (memoized), so treat them as read-only.
  * @param a - the analysis of the reply
  * @param ctx - what the profile says (formality target, typical length, exempted signal ids)

@@ -37,7 +37,7 @@ export function weightsFor(profile: Profile, withTiming: boolean): Record<Dimens
 }
 
 /**
- * How sure we are of a measure: short texts are noisy (docs/scoring.md §8).
+ * How sure we are of a measure: short texts are noisy.
  * @param words - words in the reply
  * @param hasIncoming - empathy needs the incoming message to judge attunement
  * @param dim - the dimension

@@ -2,7 +2,7 @@ import type { LexiconEntry } from '../lexicon';
 import { EXPLORATION_OPENERS, REACTION_PHRASES, SHARED_EXPERIENCE_PHRASES, SUPPORT_PHRASES } from './empathy-theory';
 
 /**
- * Curated phrases for the empathy dimension (docs/scoring.md §2), by EPITOME mechanism.
+ * Curated phrases for the empathy dimension, by EPITOME mechanism.
  *
  * Sources: the `er`, `ip-share` and `ex-ask` lists are written from the published definitions of
  * empathic communication, reflective listening and validation (empathy-theory.ts gives the references)
@@ -103,7 +103,7 @@ export const EMPATHY_PHRASES: readonly LexiconEntry[] = [
 
 /**
  * Valence words of the reply itself, for the ER adjustment: warmth pulls ER up, contempt pulls it down.
- * A small curated list stands in for VADER (scoring.md §2) so the measure stays a few microseconds.
+ * A small curated list stands in for VADER so the measure stays a few microseconds.
  * Profanity is deliberately absent: on Reddit it comes with sympathy as often as with contempt ("that fucking sucks").
  */
 export const VALENCE_PHRASES: readonly LexiconEntry[] = [

@@ -1,7 +1,7 @@
 import type { LexiconEntry } from '../lexicon';
 
 /**
- * Curated hedge and repair phrases for the hesitation dimension (docs/scoring.md §4).
+ * Curated hedge and repair phrases for the hesitation dimension.
  *
  * Categories follow Hyland's (1998) hedge taxonomy, with the Islam, Xiao & Mercer (2020) informal-text list
  * used only as a checklist of what to consider. Entries are deliberately narrower than either source:

@@ -71,7 +71,7 @@ const EXPECTED_TABLES = [
   'wording_review_sessions',
 ];
 
-// The house prefix of each constraint type (style.md §10: explicit names, never generated ones).
+// The house prefix of each constraint type (explicit names, never generated ones).
 const PREFIX_OF_TYPE: Record<string, string> = { p: 'pk', f: 'fk', u: 'uq', c: 'ck', x: 'ex' };
 
 /**
