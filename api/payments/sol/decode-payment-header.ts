@@ -25,7 +25,7 @@ function base64Bytes(value: string): Buffer {
 }
 
 /**
- * Decodes a legacy `X-PAYMENT` header (x402 v1, scheme `exact`, seed spec section 5.3): standard
+ * Decodes a legacy `X-PAYMENT` header (x402 v1, scheme `exact`, described in docs/payments.md): standard
  * base64 of UTF-8 JSON `{x402Version: 1, scheme: "exact", network, payload: {signature, payer}}`.
  * Only the form is checked here; whether the transaction exists and paid enough is
  * `verifySolTransfer`'s job. Unknown extra members are ignored, as x402 v1 servers do.

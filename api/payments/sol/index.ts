@@ -1,4 +1,4 @@
-// The legacy SOL rail (x402 v1, seed spec section 5.3): read the proof, then check it on chain.
+// The legacy SOL rail (x402 v1, described in docs/payments.md): read the proof, then check it on chain.
 // Explicit named re-exports: this is the import surface for routes and middleware.
 export { DEFAULT_LEGACY_SOL_NETWORK, isSolAddress, isSolSignature, LEGACY_SOL_DEVNET, type LegacySolPayment } from './legacy-sol-payment';
 export { decodeSolPaymentHeader } from './decode-payment-header';

@@ -7,7 +7,7 @@ export const DEFAULT_LEGACY_SOL_NETWORK = 'solana';
 export const LEGACY_SOL_DEVNET = 'solana-devnet';
 
 /**
- * A legacy SOL payment proof (seed spec section 5.3), whichever way it arrived: decoded from an
+ * A legacy SOL payment proof (described in docs/payments.md), whichever way it arrived: decoded from an
  * `X-PAYMENT` header or built from a body's `tx_hash` and `wallet_address`. It only names a
  * transaction; `verifySolTransfer` checks it against the chain.
  */

@@ -1,7 +1,7 @@
 import { ValidationError, type FieldProblem } from '../../../shared/errors';
 import { DEFAULT_LEGACY_SOL_NETWORK, isSolAddress, isSolSignature, type LegacySolPayment } from './legacy-sol-payment';
 
-/** The body members of the legacy alternative to `X-PAYMENT` (seed spec section 5.3). */
+/** The body members of the legacy alternative to `X-PAYMENT` (described in docs/payments.md). */
 export interface LegacyPaymentBodyFields {
   /** The transaction id (base58 signature), despite the EVM-sounding name. */
   tx_hash?: unknown;

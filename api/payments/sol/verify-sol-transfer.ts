@@ -61,7 +61,7 @@ async function fetchTransaction(options: VerifySolTransferOptions, commitment: C
 }
 
 /**
- * Verifies a legacy SOL payment read-only against the chain (seed spec section 5.3). It asks the
+ * Verifies a legacy SOL payment read-only against the chain (described in docs/payments.md). It asks the
  * node for the transaction at `finalized` commitment (`getTransaction`, base64 wire encoding,
  * versions up to 0) and refuses it unless it succeeded, its first signature is the claimed one
  * and verifies under the fee payer's key, the fee payer is the claimed payer, and its System
