@@ -77,8 +77,24 @@ export function ensureTestDatabase(): Promise<string> {
  * @param query - runs SQL on the test database
  */
 export async function truncateAll(query: (sql: string) => Promise<unknown>): Promise<void> {
-  await query('TRUNCATE pilot_feedback, pilot_turns, pilot_invitations, pilot_participants, pilot_sponsors, pilot_erasures, catalog_conversions, catalog_conversion_messages, catalog_handoffs, catalog_partners, catalog_plan_grants, catalog_agent_quotes, catalog_install_plans, catalog_install_workflows, embed_checks, aei_outreach_drafts, aei_outreach_research, aei_bundle_outcomes, aei_company_outcomes, aei_companies, card_events, card_grants, card_renewal_charges, card_renewals, card_purchases, bundle_redemptions, bundles, referrals, free_corpus_entries, wishlist_items, free_callers, ledger_sessions, idempotency_records, calibration_shares, referral_codes, payment_authorizations, network_config_changes, network_config, operator_credentials, proof_card_counters, proof_card_deliveries, proof_card_buyers, proof_card_snapshots, community_review_ratings, community_review_responses, community_review_sessions, wording_review_ratings, wording_review_items, wording_review_sessions, outreach_status, public_result_views RESTART IDENTITY CASCADE');
+  // TRUNCATE locks every table in the list, one after another; a stack's own background work (a
+  // scheduled maintenance job, a settlement finishing) may hold two of them in the other order.
+  // PostgreSQL then aborts one of the two as a deadlock: when it picks the TRUNCATE, run it again.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await query(TRUNCATE_ALL);
+      return;
+    } catch (err) {
+      const code = (err as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (err as { code?: string }).code;
+      if (code !== DEADLOCK_DETECTED || attempt === 5) throw err;
+    }
+  }
 }
+
+const DEADLOCK_DETECTED = '40P01';
+
+const TRUNCATE_ALL =
+  'TRUNCATE pilot_feedback, pilot_turns, pilot_invitations, pilot_participants, pilot_sponsors, pilot_erasures, catalog_conversions, catalog_conversion_messages, catalog_handoffs, catalog_partners, catalog_plan_grants, catalog_agent_quotes, catalog_install_plans, catalog_install_workflows, embed_checks, aei_outreach_drafts, aei_outreach_research, aei_bundle_outcomes, aei_company_outcomes, aei_companies, card_events, card_grants, card_renewal_charges, card_renewals, card_purchases, bundle_redemptions, bundles, referrals, free_corpus_entries, wishlist_items, free_callers, ledger_sessions, idempotency_records, calibration_shares, referral_codes, payment_authorizations, network_config_changes, network_config, operator_credentials, proof_card_counters, proof_card_deliveries, proof_card_buyers, proof_card_snapshots, community_review_ratings, community_review_responses, community_review_sessions, wording_review_ratings, wording_review_items, wording_review_sessions, outreach_status, public_result_views RESTART IDENTITY CASCADE';
 
 // Root-level hook (this module is imported while mocha loads spec files): drop what the run created.
 after(async function dropTestDatabases() {
