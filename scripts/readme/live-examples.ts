@@ -150,7 +150,7 @@ export const DESCRIBED_ANSWERS: ReadonlyArray<{ calls: RegExp; says: string; che
   {
     calls: /\/api\/catalog\/free-installs\/start\b/,
     says: 'a workflow id and a challenge to publish',
-    check: (printed) => isJsonWithout(printed, 'error') && /workflow/.test(printed) && /challenge/.test(printed),
+    check: (printed) => hasKeys(printed, ['workflow_id', 'challenge']),
   },
 ];
 
