@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
-import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import { countInWindow, type WindowCount } from '../http/fixed-window';
+import { countInWindow, overLimitError, type WindowCount } from '../http/fixed-window';
 
 /** Handoffs one client may record per hour: far above what a developer selecting offerings makes. */
 export const HANDOFFS_PER_HOUR = 120;
@@ -35,11 +34,7 @@ export function createHandoffRateLimit(deps: { redis: Redis; prefix: string }) {
         return;
       }
       if (counted.count > HANDOFFS_PER_HOUR) {
-        const retryAfter = counted.retryAfterSeconds;
-        throw new AppError(429, 'handoff_rate_limited', `At most ${HANDOFFS_PER_HOUR} handoffs per hour from one client; retry later.`, {
-          headers: { 'Retry-After': String(retryAfter) },
-          details: { limit: HANDOFFS_PER_HOUR, window_seconds: WINDOW_SECONDS, retry_after_seconds: retryAfter },
-        });
+        throw overLimitError('handoff_rate_limited', `At most ${HANDOFFS_PER_HOUR} handoffs per hour from one client; retry later.`, counted, { limit: HANDOFFS_PER_HOUR, window_seconds: WINDOW_SECONDS });
       }
     },
   };

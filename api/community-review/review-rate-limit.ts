@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
-import { AppError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
-import { countInWindow, type WindowCount } from '../http/fixed-window';
+import { countInWindow, overLimitError, type WindowCount } from '../http/fixed-window';
 
 /** The community-review writes that are limited per caller, each with its own hourly budget. */
 export type ReviewWrite = 'sessions' | 'responses';
@@ -36,11 +35,7 @@ export function createReviewRateLimit(deps: { redis: Redis; prefix: string; limi
       }
       const limit = deps.limits[kind];
       if (counted.count > limit) {
-        const retryAfter = counted.retryAfterSeconds;
-        throw new AppError(429, 'review_rate_limited', `At most ${limit} community-review ${kind} per hour from one client; retry later.`, {
-          headers: { 'Retry-After': String(retryAfter) },
-          details: { kind, limit, window_seconds: WINDOW_SECONDS, retry_after_seconds: retryAfter },
-        });
+        throw overLimitError('review_rate_limited', `At most ${limit} community-review ${kind} per hour from one client; retry later.`, counted, { kind, limit, window_seconds: WINDOW_SECONDS });
       }
     },
   };

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { AppError } from '../../shared/errors';
 
 /** One event counted in a fixed window. */
 export interface WindowCount {
@@ -24,4 +25,18 @@ export async function countInWindow(redis: Redis, key: string, windowSeconds: nu
   if (!results || failed) throw failed?.[0] ?? new Error('the rate counter transaction was discarded');
   const ttl = Number(results[2]![1]);
   return { count: Number(results[0]![1]), retryAfterSeconds: Math.max(1, ttl > 0 ? ttl : windowSeconds) };
+}
+
+/**
+ * The refusal of an event over its window's limit: 429 with Retry-After, and the same wait in
+ * `details.retry_after_seconds` beside what the caller names about the limit.
+ * @param code - the error code
+ * @param message - what was refused and the limit, for a person
+ * @param counted - the window's count (its end is the wait)
+ * @param details - the limit's terms (limit, window_seconds, scope...)
+ * @returns the error to throw
+ */
+export function overLimitError(code: string, message: string, counted: WindowCount, details: Record<string, unknown>): AppError {
+  const retryAfter = counted.retryAfterSeconds;
+  return new AppError(429, code, message, { headers: { 'Retry-After': String(retryAfter) }, details: { ...details, retry_after_seconds: retryAfter } });
 }

@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import { AppError } from '../../../shared/errors';
-import { countInWindow } from '../../http/fixed-window';
+import { countInWindow, overLimitError } from '../../http/fixed-window';
 
 /** The window of the pilot's per-participant limits. */
 export const PILOT_WINDOW_SECONDS = 60;
@@ -19,11 +18,8 @@ export const PILOT_LIMITS = { reply: 12, feedback: 30 } as const;
  */
 export async function takePilotSlot(redis: Redis, prefix: string, kind: keyof typeof PILOT_LIMITS, participantId: string): Promise<void> {
   const limit = PILOT_LIMITS[kind];
-  const { count, retryAfterSeconds: retry } = await countInWindow(redis, `${prefix}aei-pilot:rate:${kind}:${participantId}`, PILOT_WINDOW_SECONDS);
-  if (count > limit) {
-    throw new AppError(429, 'pilot_rate_limited', `At most ${limit} ${kind} posts per ${PILOT_WINDOW_SECONDS} s per participant.`, {
-      headers: { 'Retry-After': String(retry) },
-      details: { limit, window_seconds: PILOT_WINDOW_SECONDS },
-    });
+  const counted = await countInWindow(redis, `${prefix}aei-pilot:rate:${kind}:${participantId}`, PILOT_WINDOW_SECONDS);
+  if (counted.count > limit) {
+    throw overLimitError('pilot_rate_limited', `At most ${limit} ${kind} posts per ${PILOT_WINDOW_SECONDS} s per participant.`, counted, { limit, window_seconds: PILOT_WINDOW_SECONDS });
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../../shared/errors';
-import { countInWindow, type WindowCount } from '../../http/fixed-window';
+import { countInWindow, overLimitError, type WindowCount } from '../../http/fixed-window';
 
 /**
  * How often the workflows may have the service read one site. Anyone who knows a workflow id can
@@ -53,11 +53,7 @@ export function createSiteFetchLimit(deps: { redis: Redis; prefix: string }) {
           });
         }
         if (counted.count > limit) {
-          const retryAfter = counted.retryAfterSeconds;
-          throw new AppError(429, 'site_fetch_rate_limited', `The site was not fetched: at most ${limit} fetches per ${windowSeconds / 60} minutes for one ${scope === 'workflow' ? 'workflow' : 'site'}; retry later.`, {
-            headers: { 'Retry-After': String(retryAfter) },
-            details: { scope, limit, window_seconds: windowSeconds, retry_after_seconds: retryAfter },
-          });
+          throw overLimitError('site_fetch_rate_limited', `The site was not fetched: at most ${limit} fetches per ${windowSeconds / 60} minutes for one ${scope}; retry later.`, counted, { scope, limit, window_seconds: windowSeconds });
         }
       }
     },
